@@ -1,0 +1,160 @@
+# perfev: GNU make build.  `make`, `make check`, `make demo`, `make bench`,
+# `make fuzz`, `make install DESTDIR=...`.  V=1 shows commands.
+# SANITIZE=address,undefined builds into build-san/ with sanitizers.
+
+VERSION      := 0.1.0
+SOVERSION    := 0
+PREFIX       ?= /usr/local
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+BINDIR       ?= $(PREFIX)/bin
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+CC       ?= cc
+CLANG    ?= clang
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wvla
+BASE     := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iinclude -Ilib -fvisibility=hidden
+DEPLIBS  := -ltraceevent -lpfm -ldw -lelf -lzstd -lz -lm
+
+ifneq ($(SANITIZE),)
+  BUILD  ?= build-san
+  SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+  BUILD  ?= build
+  SANFLAGS :=
+endif
+
+ifeq ($(V),1)
+  Q :=
+else
+  Q := @
+endif
+
+LIB_SRC   := $(sort $(wildcard lib/*.c))
+CLI_SRC   := $(sort $(wildcard cli/*.c))
+UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
+LIVE_SRC  := $(sort $(wildcard tests/live/*.c))
+COMPAT_SRC:= $(sort $(wildcard tests/compat/*.c))
+TEST_HELPERS := $(sort $(wildcard tests/helpers/*.c))
+EX_SRC    := $(sort $(wildcard examples/*.c))
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+STATIC    := $(BUILD)/libperfev.a
+SHARED    := $(BUILD)/libperfev.so.$(VERSION)
+SONAME    := libperfev.so.$(SOVERSION)
+PERFEV    := $(BUILD)/perfev
+
+TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:%.c=$(BUILD)/%)
+TEST_SHARED_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/shared/%)
+HELPER_BINS := $(TEST_HELPERS:%.c=$(BUILD)/%)
+EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
+
+ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
+
+.PHONY: all lib cli tests examples check check-san check-only demo bench fuzz fuzz-run install clean deps
+all: lib cli examples tests $(BUILD)/perfev.pc
+
+lib: $(STATIC) $(SHARED)
+cli: $(PERFEV)
+tests: $(TEST_BINS) $(TEST_SHARED_BINS) $(HELPER_BINS)
+examples: $(EX_BINS)
+
+$(BUILD)/lib/%.o: lib/%.c $(wildcard include/perfev/*.h lib/*.h) Makefile
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -DPEV_BUILDING_LIB -c -o $@ $<
+
+$(BUILD)/cli/%.o: cli/%.c $(wildcard include/perfev/*.h cli/*.h) Makefile
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Icli -c -o $@ $<
+
+$(STATIC): $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ) lib/libperfev.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=lib/libperfev.map -o $@ $(LIB_OBJ) $(DEPLIBS)
+	$(Q)ln -sf libperfev.so.$(VERSION) $(BUILD)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(BUILD)/libperfev.so
+
+# The CLI links the static library: no extra dynamic loading at start-up.
+$(PERFEV): $(CLI_OBJ) $(STATIC)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(DEPLIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(STATIC)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  TEST    $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+
+# Unit tests again, against the shared library.
+$(BUILD)/tests/shared/%: tests/unit/%.c tests/testutil.h $(SHARED)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
+
+$(BUILD)/examples/%: examples/%.c $(STATIC)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EX      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(DEPLIBS)
+
+$(BUILD)/perfev.pc: perfev.pc.in Makefile
+	@mkdir -p $(@D)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' $< >$@
+
+deps:
+	$(Q)scripts/deps.sh
+
+# `make check`: install what is missing, build, run every test; then the
+# same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+check: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory check-only
+
+check-only:
+	$(Q)BUILD=$(BUILD) tests/run.sh $(BUILD)
+
+check-san: deps
+	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined all
+	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-san
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/demo.sh $(BUILD)
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)for b in bench/*.sh; do echo "== $$b"; $$b $(BUILD) || exit 1; done
+
+# libFuzzer harnesses (clang).  `make fuzz` builds them; `make fuzz-run
+# FUZZ_SECONDS=N` runs each on its seed corpus for N seconds.
+FUZZ_SECONDS ?= 20
+FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/perfev/*.h lib/*.h)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ    $<")
+	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(DEPLIBS)
+fuzz: $(FUZZ_BINS)
+fuzz-run: fuzz
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfev $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
+	ln -sf libperfev.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libperfev.so
+	install -m 644 include/perfev/*.h $(DESTDIR)$(INCLUDEDIR)/perfev/
+	install -m 755 $(PERFEV) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(BUILD)/perfev.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	if ls man/*.1 man/*.3 >/dev/null 2>&1; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3; \
+	  for m in man/*.1; do install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; \
+	  for m in man/*.3; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; fi
+
+clean:
+	rm -rf build build-san build-fuzz

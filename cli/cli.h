@@ -1,0 +1,32 @@
+/* Shared by every subcommand: exit codes, messages, the command table. */
+#ifndef PEV_CLI_H
+#define PEV_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes (documented in the README and perfev(1)).  A command that
+ * runs a workload exits with the workload's status instead, or 128+N
+ * when the workload died of signal N. */
+enum {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,		/* the operation failed (message on stderr) */
+	EXIT_USAGE = 2,		/* bad command line */
+};
+
+/* "perfev: error: <msg>" on stderr.  Messages are lowercase, name the
+ * thing that failed in quotes, and end with what to do. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Every subcommand: argv[0] is the command's name. */
+typedef int (*cmd_fn)(int argc, char **argv);
+struct cmd {
+	const char *name;
+	cmd_fn fn;
+	const char *help;
+};
+
+/* Subcommands (cli/cmd_<name>.c). */
+
+#endif

@@ -1,0 +1,9 @@
+/* libperfev: the umbrella header.  Include this, or the headers of the
+ * concepts you use. */
+#ifndef PERFEV_PERFEV_H
+#define PERFEV_PERFEV_H
+
+#include <perfev/common.h>
+#include <perfev/sys.h>
+
+#endif

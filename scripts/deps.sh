@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install every Debian package that perfev's build, tests, benchmarks and
+# fuzzers need.  As root it runs apt-get; otherwise it prints the command.
+# Quiet and fast when nothing is missing.
+set -eu
+PKGS=(
+  gcc make pkg-config binutils
+  libelf-dev libdw-dev libtraceevent-dev libpfm4-dev libzstd-dev zlib1g-dev
+  clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)
+  linux-perf                 # the oracle for compatibility tests and benches
+  hyperfine                  # benchmarks
+  passwd                     # useradd, for the unprivileged permission tests
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$st" = installed ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+  echo "perfev: missing packages: ${missing[*]}" >&2
+  echo "perfev: run as root:  apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "perfev: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2 || true
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
