@@ -5,5 +5,6 @@
 
 #include <perfev/common.h>
 #include <perfev/sys.h>
+#include <perfev/event.h>
 
 #endif
