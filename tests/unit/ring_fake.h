@@ -23,7 +23,10 @@ struct fake {
 static inline void fake_init(struct fake *f, uint64_t data_size, int explicit_layout)
 {
 	f->len = FAKE_PAGE + data_size;
-	f->mem = aligned_alloc(FAKE_PAGE, f->len);
+	void *p = NULL;
+	if (posix_memalign(&p, FAKE_PAGE, f->len))
+		abort();
+	f->mem = p;
 	memset(f->mem, 0, f->len);
 	f->pc = (struct perf_event_mmap_page *)f->mem;
 	f->data = f->mem + FAKE_PAGE;
