@@ -6,5 +6,8 @@
 #include <perfev/common.h>
 #include <perfev/sys.h>
 #include <perfev/event.h>
+#include <perfev/ring.h>
+#include <perfev/user_page.h>
+#include <perfev/overflow.h>
 
 #endif
