@@ -88,13 +88,14 @@ $(PERFEV): $(CLI_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(DEPLIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(STATIC)
+TEST_HDRS := $(wildcard tests/*.h tests/*/*.h)
+$(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
 # Unit tests again, against the shared library.
-$(BUILD)/tests/shared/%: tests/unit/%.c tests/testutil.h $(SHARED)
+$(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
 
