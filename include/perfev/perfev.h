@@ -6,5 +6,7 @@
 #include <perfev/common.h>
 #include <perfev/sys.h>
 #include <perfev/event.h>
+#include <perfev/pmu.h>
+#include <perfev/tracefs.h>
 
 #endif
