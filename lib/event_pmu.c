@@ -59,12 +59,19 @@ static void valid_terms(const struct pev_pmu *pmu, char *buf, size_t size)
 				      pmu->aliases[i].name);
 }
 
+/* Alias terms written "term=?" that the user must set. */
+struct pending {
+	char key[8][PEV_NAME_MAX + 1];
+	int n;
+};
+
 static int apply_terms(struct parse_ctx *c, struct pev_event *e, struct ev_extra *x,
-		       const struct pev_pmu *pmu, const struct term_src *src, int depth);
+		       const struct pev_pmu *pmu, const struct term_src *src, int depth,
+		       struct pending *pend);
 
 static int apply_alias(struct parse_ctx *c, struct pev_event *e, struct ev_extra *x,
 		       const struct pev_pmu *pmu, const struct pev_pmu_alias *a,
-		       size_t apos, size_t alen, int depth)
+		       size_t apos, size_t alen, int depth, struct pending *pend)
 {
 	struct term_src as = {
 		.text = a->terms, .len = strlen(a->terms), .from_spec = false,
@@ -74,7 +81,7 @@ static int apply_alias(struct parse_ctx *c, struct pev_event *e, struct ev_extra
 
 	if (depth > 0)
 		return pev__perr(c, apos, alen, EINVAL, "sysfs alias '%s' refers to another alias", a->name);
-	if ((ret = apply_terms(c, e, x, pmu, &as, depth + 1)))
+	if ((ret = apply_terms(c, e, x, pmu, &as, depth + 1, pend)))
 		return ret;
 	e->scale = a->scale;
 	e->per_pkg = a->per_pkg;
@@ -86,7 +93,7 @@ static int apply_alias(struct parse_ctx *c, struct pev_event *e, struct ev_extra
 
 static int apply_one(struct parse_ctx *c, struct pev_event *e, struct ev_extra *x,
 		     const struct pev_pmu *pmu, const struct term_src *src, int depth,
-		     size_t ks, size_t kl, size_t vs, size_t vl, bool hasval)
+		     struct pending *pend, size_t ks, size_t kl, size_t vs, size_t vl, bool hasval)
 {
 	const char *t = src->text;
 	char key[PEV_NAME_MAX + 1], msg[1024];
@@ -108,6 +115,16 @@ static int apply_one(struct parse_ctx *c, struct pev_event *e, struct ev_extra *
 		if (pev__set_str(&e->name, t + vs, vl))
 			return term_err(c, src, vs, vl, ENOMEM, "out of memory");
 		x->fixed_name = true;
+		return 0;
+	}
+	for (int i = 0; i < pend->n; i++)
+		if (!strcmp(pend->key[i], key)) {
+			memmove(pend->key[i], pend->key[i + 1], sizeof(pend->key[0]) * (size_t)(pend->n - i - 1));
+			pend->n--;
+			break;
+		}
+	if (hasval && vl == 1 && t[vs] == '?' && !src->from_spec && pend->n < 8) {
+		strcpy(pend->key[pend->n++], key);
 		return 0;
 	}
 	if (hasval && vl == 1 && t[vs] == '?') {
@@ -158,7 +175,7 @@ static int apply_one(struct parse_ctx *c, struct pev_event *e, struct ev_extra *
 	const struct pev_pmu_alias *a = hasval ? NULL : pev_pmu_find_alias(pmu, key);
 	if (a)
 		return apply_alias(c, e, x, pmu, a, src->from_spec ? src->base + ks : src->apos,
-				   src->from_spec ? kl : src->alen, depth);
+				   src->from_spec ? kl : src->alen, depth, pend);
 	for (size_t i = 0; i < sizeof(unsupported_terms) / sizeof(unsupported_terms[0]); i++)
 		if (!strcmp(key, unsupported_terms[i])) {
 			snprintf(msg, sizeof(msg), "term '%s' is not supported by perfev; remove it", key);
@@ -178,7 +195,8 @@ static bool is_key_char(char ch)
 }
 
 static int apply_terms(struct parse_ctx *c, struct pev_event *e, struct ev_extra *x,
-		       const struct pev_pmu *pmu, const struct term_src *src, int depth)
+		       const struct pev_pmu *pmu, const struct term_src *src, int depth,
+		       struct pending *pend)
 {
 	const char *t = src->text;
 	size_t i = 0;
@@ -205,7 +223,7 @@ static int apply_terms(struct parse_ctx *c, struct pev_event *e, struct ev_extra
 				i++;
 			vl = i - vs;
 		}
-		if ((ret = apply_one(c, e, x, pmu, src, depth, ks, kl, vs, vl, hasval)))
+		if ((ret = apply_one(c, e, x, pmu, src, depth, pend, ks, kl, vs, vl, hasval)))
 			return ret;
 		if (i >= src->len || (!src->from_spec && t[i] == '\n'))
 			return 0;
@@ -257,7 +275,8 @@ int pev__parse_pmu_event(struct parse_ctx *c, size_t pos, size_t namelen, size_t
 		    pev__set_str(&e->unit, "msec", 4))
 			return pev__perr(c, pos, namelen, ENOMEM, "out of memory");
 		/* Only the generic terms make sense here: no PMU formats. */
-		return apply_terms(c, e, &c->ex[c->n - 1], NULL, &src, 0);
+		struct pending pend = { .n = 0 };
+		return apply_terms(c, e, &c->ex[c->n - 1], NULL, &src, 0, &pend);
 	}
 	pmus = pev__pmus(c, pos, namelen);
 	if (!pmus)
@@ -276,8 +295,13 @@ int pev__parse_pmu_event(struct parse_ctx *c, size_t pos, size_t namelen, size_t
 			return -ENOMEM;
 		if (setup_pmu_event(c, e, pmu))
 			return pev__perr(c, pos, namelen, ENOMEM, "out of memory");
-		if ((ret = apply_terms(c, e, &c->ex[c->n - 1], pmu, &src, 0)))
+		struct pending pend = { .n = 0 };
+		if ((ret = apply_terms(c, e, &c->ex[c->n - 1], pmu, &src, 0, &pend)))
 			return ret;
+		if (pend.n)
+			return pev__perr(c, pos, total, EINVAL,
+					 "term '%s' needs a value; add %s=N to the event's terms",
+					 pend.key[0], pend.key[0]);
 		found++;
 	}
 	if (!found) {
@@ -315,8 +339,13 @@ int pev__parse_bare_alias(struct parse_ctx *c, size_t pos, size_t len)
 			return -ENOMEM;
 		if (setup_pmu_event(c, e, pmu))
 			return pev__perr(c, pos, len, ENOMEM, "out of memory");
-		if ((ret = apply_alias(c, e, &c->ex[c->n - 1], pmu, a, pos, len, 0)))
+		struct pending pend = { .n = 0 };
+		if ((ret = apply_alias(c, e, &c->ex[c->n - 1], pmu, a, pos, len, 0, &pend)))
 			return ret;
+		if (pend.n)
+			return pev__perr(c, pos, len, EINVAL,
+					 "term '%s' needs a value; write %s/%s,%s=N/", pend.key[0],
+					 pmu->name, name, pend.key[0]);
 		found++;
 	}
 	return found ? 1 : 0;
