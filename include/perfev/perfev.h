@@ -9,5 +9,7 @@
 #include <perfev/ring.h>
 #include <perfev/user_page.h>
 #include <perfev/overflow.h>
+#include <perfev/pmu.h>
+#include <perfev/tracefs.h>
 
 #endif
