@@ -95,6 +95,7 @@ static int add_process(struct pev_target *t, size_t *cap, pid_t pid)
 	DIR *d;
 	struct dirent *de;
 	size_t first = t->nr_threads;
+	bool found = false;
 	int err = 0;
 
 	if (pid <= 0)
@@ -109,12 +110,13 @@ static int add_process(struct pev_target *t, size_t *cap, pid_t pid)
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || tid <= 0)
 			continue;
+		found = true;
 		err = add_thread(t, cap, (pid_t)tid);
 		if (err)
 			break;
 	}
 	closedir(d);
-	if (!err && t->nr_threads == first)
+	if (!err && !found)
 		err = -ESRCH;	/* a zombie has no threads left */
 	if (!err)
 		qsort(t->threads + first, t->nr_threads - first,
