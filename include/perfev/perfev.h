@@ -11,5 +11,7 @@
 #include <perfev/overflow.h>
 #include <perfev/pmu.h>
 #include <perfev/tracefs.h>
+#include <perfev/target.h>
+#include <perfev/counter.h>
 
 #endif
