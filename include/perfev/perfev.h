@@ -6,5 +6,7 @@
 #include <perfev/common.h>
 #include <perfev/sys.h>
 #include <perfev/event.h>
+#include <perfev/explain.h>
+#include <perfev/probe.h>
 
 #endif
