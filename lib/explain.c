@@ -209,7 +209,7 @@ static void explain_e2big(struct pev__xp *x)
 
 /* ---- EACCES / EPERM ---- */
 
-static bool kernel_address(uint64_t addr)
+bool pev__explain_kernel_address(uint64_t addr)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
 	return addr >= 0xffff800000000000ULL;
@@ -315,7 +315,7 @@ static void explain_perm(struct pev__xp *x, int err)
 
 	/* hw_breakpoint_parse: kernel addresses need CAP_SYS_ADMIN itself. */
 	if (x->have_attr && a->type == PERF_TYPE_BREAKPOINT &&
-	    kernel_address(a->bp_addr) && !sys_admin) {
+	    pev__explain_kernel_address(a->bp_addr) && !sys_admin) {
 		pev__xp_set(x, PEV_EXPLAIN_BREAKPOINT_KERNEL,
 			    "a breakpoint on kernel address 0x%llx needs CAP_SYS_ADMIN",
 			    (unsigned long long)a->bp_addr);
@@ -566,6 +566,19 @@ static const char *const sw_names[] = {
 	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
 };
 
+static void cache_name(uint64_t config, char *buf, size_t size)
+{
+	static const char *const cache[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
+					     "iTLB", "branch", "node" };
+	static const char *const op[] = { "load", "store", "prefetch" };
+	unsigned id = config & 0xff, o = config >> 8 & 0xff, r = config >> 16 & 0xff;
+
+	if (id < sizeof(cache) / sizeof(cache[0]) && o < 3 && r < 2 && !(config >> 24))
+		snprintf(buf, size, "%s-%s%s", cache[id], op[o], r ? "-misses" : "s");
+	else
+		snprintf(buf, size, "cache config 0x%llx", (unsigned long long)config);
+}
+
 static void event_name(const struct pev_explain_ctx *c, char *buf, size_t size)
 {
 	const struct perf_event_attr *a = c->attr;
@@ -579,6 +592,10 @@ static void event_name(const struct pev_explain_ctx *c, char *buf, size_t size)
 	else if (a->type == PERF_TYPE_SOFTWARE &&
 		 a->config < sizeof(sw_names) / sizeof(sw_names[0]))
 		snprintf(buf, size, "%s", sw_names[a->config]);
+	else if (a->type == PERF_TYPE_HW_CACHE)
+		cache_name(a->config, buf, size);
+	else if (a->type == PERF_TYPE_TRACEPOINT)
+		snprintf(buf, size, "tracepoint id %llu", (unsigned long long)a->config);
 	else if (a->type == PERF_TYPE_RAW)
 		snprintf(buf, size, "r%llx", (unsigned long long)a->config);
 	else if (a->type == PERF_TYPE_BREAKPOINT)

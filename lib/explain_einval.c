@@ -142,6 +142,13 @@ static bool breakpoint_invalid(struct pev__xp *x)
 		pev__xp_remedy(x, "use 'mem:ADDR/LEN' with LEN 1, 2, 4 or 8");
 		return true;
 	}
+	if (pev__explain_kernel_address(a->bp_addr) && a->exclude_kernel) {
+		pev__xp_set(x, PEV_EXPLAIN_BREAKPOINT,
+			    "bp_addr 0x%llx is a kernel address, but exclude_kernel is set",
+			    (unsigned long long)a->bp_addr);
+		pev__xp_remedy(x, "clear exclude_kernel (drop ':u'), or watch a user-space address");
+		return true;
+	}
 	if (t != 4 && (a->bp_addr & (len - 1))) {
 		pev__xp_set(x, PEV_EXPLAIN_BREAKPOINT,
 			    "bp_addr 0x%llx is not aligned to bp_len %llu",

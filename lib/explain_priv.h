@@ -31,6 +31,9 @@ void pev__explain_noent(struct pev__xp *x, int err);	/* ENOENT, ENODEV, EOPNOTSU
 /* CPU number checks shared by EINVAL and ENODEV; true when one matched. */
 bool pev__explain_bad_cpu(struct pev__xp *x);
 
+/* True for an address in the kernel half of the address space. */
+bool pev__explain_kernel_address(uint64_t addr);
+
 /* explain_settings.c */
 int pev__explain_read_small(const char *path, char *buf, size_t size);
 int pev__explain_proc_uid(pid_t pid, uid_t *uid);

@@ -142,6 +142,8 @@ M(m_bp_len3, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 2; a->bp_len = 3; a->b
 M(m_bp_align, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 3; a->bp_len = 8; a->bp_addr = 0x1004)
 M(m_bp_exec, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 4; a->bp_len = 4; a->bp_addr = 0x1000)
 M(m_bp_type0, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 0; a->bp_len = 4; a->bp_addr = 0x1000)
+M(m_bp_kernel_u, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 2; a->bp_len = 8;
+  a->bp_addr = 0xffffffff81000000ULL)
 M(m_group_mismatch, c->group_fd = 3; c->pid = 0; c->cpu = 1)
 M(m_cache_bad, a->type = PERF_TYPE_HW_CACHE; a->config = 0x090000; s->has_hw_pmu = 1)
 M(m_tp_inval, a->type = PERF_TYPE_TRACEPOINT; a->config = 999999)
@@ -285,6 +287,8 @@ static const struct tcase cases[] = {
 	{ "einval bp align", EINVAL, m_bp_align, PEV_EXPLAIN_BREAKPOINT, { "bp_addr 0x1004 is not aligned to bp_len 8" } },
 	{ "einval bp exec", EINVAL, m_bp_exec, PEV_EXPLAIN_BREAKPOINT, { "an execute breakpoint" } },
 	{ "einval bp type0", EINVAL, m_bp_type0, PEV_EXPLAIN_BREAKPOINT, { "bp_type 0 is not valid" } },
+	{ "einval bp kernel :u", EINVAL, m_bp_kernel_u, PEV_EXPLAIN_BREAKPOINT,
+	  { "bp_addr 0xffffffff81000000 is a kernel address, but exclude_kernel is set" } },
 	{ "einval group mismatch", EINVAL, m_group_mismatch, PEV_EXPLAIN_GROUP_MISMATCH,
 	  { "group leader (group_fd 3) differ in CPU, task", "leader's pid and cpu" } },
 	{ "einval hw config", EINVAL, m_hw_cfg20, PEV_EXPLAIN_CONFIG, { "config 20 is not a generic hardware event" } },
