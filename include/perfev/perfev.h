@@ -13,5 +13,7 @@
 #include <perfev/tracefs.h>
 #include <perfev/target.h>
 #include <perfev/counter.h>
+#include <perfev/explain.h>
+#include <perfev/probe.h>
 
 #endif
