@@ -542,7 +542,7 @@ void pev__explain_noent(struct pev__xp *x, int err)
 		char name[64];
 		if (x->live && pmu_name(a->type, name, sizeof(name))) {
 			pev__xp_set(x, PEV_EXPLAIN_UNKNOWN_EVENT,
-				    "PMU '%s' (type %u) has no event with config 0x%llx",
+				    "the '%s' PMU (type %u) has no event with config 0x%llx",
 				    name, a->type, (unsigned long long)a->config);
 			pev__xp_remedy(x, "see /sys/bus/event_source/devices/%s/events and format", name);
 			return;

@@ -148,7 +148,8 @@ struct pev_explain_ctx {
 	int group_fd;
 	unsigned long flags;
 	const char *event_name;	/* for the message; NULL: named from attr */
-	const struct pev_system_settings *settings; /* NULL: read live */
+	const struct pev_system_settings *settings; /* NULL: read live with
+						     * pev_system_settings_read() */
 	long first_unknown_offset; /* for E2BIG: pev_attr_first_unknown()'s
 				    * answer; < 64 (0 or -1): not given */
 	bool target_uid_known;	/* owner of pid given below; false: read
