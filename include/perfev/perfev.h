@@ -6,5 +6,7 @@
 #include <perfev/common.h>
 #include <perfev/sys.h>
 #include <perfev/event.h>
+#include <perfev/target.h>
+#include <perfev/counter.h>
 
 #endif
