@@ -8,5 +8,7 @@
 #include <perfev/event.h>
 #include <perfev/target.h>
 #include <perfev/counter.h>
+#include <perfev/pmu.h>
+#include <perfev/tracefs.h>
 
 #endif
