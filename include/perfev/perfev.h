@@ -10,5 +10,7 @@
 #include <perfev/counter.h>
 #include <perfev/pmu.h>
 #include <perfev/tracefs.h>
+#include <perfev/explain.h>
+#include <perfev/probe.h>
 
 #endif
