@@ -28,5 +28,6 @@ struct cmd {
 };
 
 /* Subcommands (cli/cmd_<name>.c). */
+int cmd_stat(int argc, char **argv);
 
 #endif
