@@ -120,6 +120,9 @@ static int commit(struct parse_ctx *c)
 	if (c->nowned)	/* memcpy from NULL is undefined even for 0 bytes */
 		memcpy(l->owned + l->nowned, c->owned, c->nowned * sizeof(*c->owned));
 	l->nowned += c->nowned;
+	if (c->nowned) {
+		l->nowned += c->nowned;
+	}
 	return 0;
 }
 

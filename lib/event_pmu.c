@@ -117,6 +117,11 @@ static int apply_one(struct parse_ctx *c, struct pev_event *e, struct ev_extra *
 		x->fixed_name = true;
 		return 0;
 	}
+	for (size_t i = 0; i < sizeof(unsupported_terms) / sizeof(unsupported_terms[0]); i++)
+		if (!strcmp(key, unsupported_terms[i])) {
+			snprintf(msg, sizeof(msg), "term '%s' is not supported by perfev; remove it", key);
+			return term_err(c, src, ks, kl, EINVAL, msg);
+		}
 	for (int i = 0; i < pend->n; i++)
 		if (!strcmp(pend->key[i], key)) {
 			memmove(pend->key[i], pend->key[i + 1], sizeof(pend->key[0]) * (size_t)(pend->n - i - 1));
@@ -176,11 +181,6 @@ static int apply_one(struct parse_ctx *c, struct pev_event *e, struct ev_extra *
 	if (a)
 		return apply_alias(c, e, x, pmu, a, src->from_spec ? src->base + ks : src->apos,
 				   src->from_spec ? kl : src->alen, depth, pend);
-	for (size_t i = 0; i < sizeof(unsupported_terms) / sizeof(unsupported_terms[0]); i++)
-		if (!strcmp(key, unsupported_terms[i])) {
-			snprintf(msg, sizeof(msg), "term '%s' is not supported by perfev; remove it", key);
-			return term_err(c, src, ks, kl, EINVAL, msg);
-		}
 	char valid[200];
 	valid_terms(pmu, valid, sizeof(valid));
 	snprintf(msg, sizeof(msg), "unknown term '%s' for PMU '%s'; valid terms: %s", key,
