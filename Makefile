@@ -88,13 +88,14 @@ $(PERFEV): $(CLI_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(DEPLIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(STATIC)
+TEST_HDRS := $(wildcard tests/*.h tests/*/*.h)
+$(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
 # Unit tests again, against the shared library.
-$(BUILD)/tests/shared/%: tests/unit/%.c tests/testutil.h $(SHARED)
+$(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
 
@@ -151,7 +152,8 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libperfev.so
 	install -m 644 include/perfev/*.h $(DESTDIR)$(INCLUDEDIR)/perfev/
 	install -m 755 $(PERFEV) $(DESTDIR)$(BINDIR)/
-	install -m 644 $(BUILD)/perfev.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	# generated here, not copied, so that PREFIX given to `make install` counts
+	sed -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' perfev.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/perfev.pc
 	if ls man/*.1 man/*.3 >/dev/null 2>&1; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3; \
 	  for m in man/*.1; do install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; \
 	  for m in man/*.3; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; fi

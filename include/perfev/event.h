@@ -80,6 +80,33 @@ PEV_EXPORT struct pev_event *pev_evlist_event(struct pev_evlist *list, size_t i)
 PEV_EXPORT int pev_parse_error_format(const struct pev_parse_error *err,
 				      const char *spec, char *buf, size_t size);
 
+/* Symbolic events the parser knows without sysfs: hardware, software and
+ * every valid hw-cache combination (as perf list names them). */
+enum pev_event_class {
+	PEV_CLASS_HW = 0,
+	PEV_CLASS_SW,
+	PEV_CLASS_CACHE,
+};
+
+struct pev_symbolic_event {
+	const char *name;	/* "cpu-cycles", "L1-dcache-load-misses" */
+	const char *alias;	/* "cycles", or NULL */
+	enum pev_event_class cls;
+	uint32_t type;		/* PERF_TYPE_HARDWARE / _SOFTWARE / _HW_CACHE */
+	uint64_t config;
+	const char *desc;	/* one line, lowercase */
+};
+
+/* The i-th symbolic event (hardware, then software, then hw-cache), or NULL
+ * past the end.  Static data; thread-safe. */
+PEV_EXPORT const struct pev_symbolic_event *pev_symbolic_event(size_t i);
+
+/* Encode a CPU-specific event name with libpfm4 (pfm_initialize is called
+ * once, lazily).  0 and *out filled (attr.size set), or -errno: -ENODEV
+ * when libpfm finds no active PMU on this CPU, -ENOENT when it does not
+ * know the name.  Thread-safe. */
+PEV_EXPORT int pev_pfm_encode(const char *name, struct pev_attr *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,14 @@
 #include <perfev/common.h>
 #include <perfev/sys.h>
 #include <perfev/event.h>
+#include <perfev/ring.h>
+#include <perfev/user_page.h>
+#include <perfev/overflow.h>
+#include <perfev/pmu.h>
+#include <perfev/tracefs.h>
 #include <perfev/target.h>
 #include <perfev/counter.h>
+#include <perfev/explain.h>
+#include <perfev/probe.h>
 
 #endif

@@ -1,0 +1,262 @@
+/* perfev stat: options, checks, the event list and the output stream;
+ * the counting itself is in stat_run.c, the formats in stat_*.c. */
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "options.h"
+#include "stat_run.h"
+
+/* perf stat's default set (perf 6.1 without a PMU's "Default" metrics). */
+static const char default_events[] =
+	"task-clock,context-switches,cpu-migrations,page-faults,"
+	"cycles,instructions,branches,branch-misses";
+
+struct stat_args {
+	const char *specs[64];
+	int nspecs;
+	const char *pids, *tids, *cpus, *cgroup, *output, *sep;
+	bool all_cpus, per_thread, no_aggr, scale, no_inherit, json, big_num;
+	int repeat, interval_ms, interval_count, timeout_ms;
+};
+
+static int opt_event(const struct opt *o, const char *arg, void *ctx)
+{
+	struct stat_args *a = ctx;
+	(void)o;
+	if (a->nspecs == 64) {
+		cli_error("too many -e options; join the events with commas");
+		return -1;
+	}
+	a->specs[a->nspecs++] = arg;
+	return 0;
+}
+
+static const char *const usage[] = {
+	"perfev stat [<options>] [--] <command> [<args>]",
+	"perfev stat [<options>] -p <pid> | -t <tid> | -a | -C <cpus> | -G <cgroup>",
+	NULL,
+};
+
+/* The header names what was counted, as perf does. */
+static char *target_desc(const struct stat_args *a, char **argv)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	if (a->pids)
+		fprintf(f, "process id '%s'", a->pids);
+	else if (a->tids)
+		fprintf(f, "thread id '%s'", a->tids);
+	else if (a->cpus)
+		fprintf(f, "'CPU(s) %s'", a->cpus);
+	else if (a->all_cpus || a->cgroup)
+		fputs("'system wide'", f);
+	else {
+		fputc('\'', f);
+		for (int i = 0; argv[i]; i++)
+			fprintf(f, "%s%s", i ? " " : "", argv[i]);
+		fputc('\'', f);
+	}
+	fclose(f);
+	return s;
+}
+
+/* Thousands separators come from the locale, as with perf's "%'": only
+ * set LC_NUMERIC (a file read at start-up) when the environment names a
+ * locale that may have one. */
+static bool locale_groups(void)
+{
+	const char *names[] = { "LC_ALL", "LC_NUMERIC", "LANG" };
+	const char *v = NULL;
+
+	for (int i = 0; i < 3 && !v; i++) {
+		v = getenv(names[i]);
+		if (v && !*v)
+			v = NULL;
+	}
+	if (!v || !strcmp(v, "C") || !strcmp(v, "POSIX") || !strncmp(v, "C.", 2))
+		return false;
+	return setlocale(LC_NUMERIC, "") != NULL;
+}
+
+static int parse_events(struct stat_args *a, struct pev_evlist *evl)
+{
+	struct pev_parse_opts po = { .size = sizeof(po), .no_pfm = true };
+	int n = a->nspecs;
+	const char *def[1] = { default_events };
+	const char *const *specs = n ? a->specs : def;
+
+	if (!n)
+		n = 1;
+	for (int i = 0; i < n; i++) {
+		struct pev_parse_error err = { 0 };
+		/* libpfm4 costs milliseconds to set up: ask it only for names
+		 * the kernel's own tables do not know. */
+		int r = pev_evlist_parse(evl, specs[i], &po, &err);
+		if (r == -ENOENT) {
+			struct pev_parse_opts pfm = po;
+			pfm.no_pfm = false;
+			memset(&err, 0, sizeof(err));
+			r = pev_evlist_parse(evl, specs[i], &pfm, &err);
+		}
+		if (r < 0) {
+			char buf[1024];
+			pev_parse_error_format(&err, specs[i], buf, sizeof(buf));
+			fflush(stdout);
+			fprintf(stderr, "perfev: error: invalid event '%s'\n%s\n", specs[i], buf);
+			fprintf(stderr, "'perfev list' shows the events this machine has\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_args a = { .scale = true, .big_num = true, .repeat = 1 };
+	const struct opt opts[] = {
+		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to count (repeatable; {a,b} is a group)", opt_event, 0 },
+		{ OPT_STRING, 'p', "pid", &a.pids, "pid,...", "count existing processes" , NULL, 0 },
+		{ OPT_STRING, 't', "tid", &a.tids, "tid,...", "count existing threads", NULL, 0 },
+		{ OPT_BOOL, 'a', "all-cpus", &a.all_cpus, NULL, "system-wide on every CPU", NULL, 0 },
+		{ OPT_STRING, 'C', "cpu", &a.cpus, "cpus", "system-wide on these CPUs (0-3,5)", NULL, 0 },
+		{ OPT_STRING, 'G', "cgroup", &a.cgroup, "name", "count in this cgroup (v2) only, per CPU", NULL, 0 },
+		{ OPT_BOOL, 'i', "no-inherit", &a.no_inherit, NULL, "do not count child tasks", NULL, 0 },
+		{ OPT_INT, 'r', "repeat", &a.repeat, "n", "run n times; print the mean and the noise", NULL, 0 },
+		{ OPT_INT, 'I', "interval-print", &a.interval_ms, "msecs", "print the counts every msecs", NULL, 0 },
+		{ OPT_INT, 0, "interval-count", &a.interval_count, "n", "stop after n intervals", NULL, 0 },
+		{ OPT_INT, 0, "timeout", &a.timeout_ms, "msecs", "stop after msecs", NULL, 0 },
+		{ OPT_BOOL, 'A', "no-aggr", &a.no_aggr, NULL, "one line per CPU", NULL, 0 },
+		{ OPT_BOOL, 0, "per-cpu", &a.no_aggr, NULL, "the same as -A", NULL, 0 },
+		{ OPT_BOOL, 0, "per-thread", &a.per_thread, NULL, "one line per thread", NULL, 0 },
+		{ OPT_BOOL, 'c', "scale", &a.scale, NULL, "scale multiplexed counts (default; --no-scale)", NULL, 0 },
+		{ OPT_BOOL, 'B', "big-num", &a.big_num, NULL, "thousands separators (default; --no-big-num)", NULL, 0 },
+		{ OPT_STRING, 'x', "field-separator", &a.sep, "sep", "CSV output with this separator", NULL, 0 },
+		{ OPT_BOOL, 'j', "json", &a.json, NULL, "JSON output, one object per line", NULL, 0 },
+		{ OPT_STRING, 'o', "output", &a.output, "file", "write the counts to file", NULL, 0 },
+		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+	};
+
+	int first = opt_parse(argc, argv, opts, usage, OPT_PARSE_STOP_AT_NON_OPTION, &a);
+	if (first == OPT_HELP)
+		return EXIT_OK;
+	if (first < 0)
+		return EXIT_USAGE;
+	char **cmd = first < argc ? &argv[first] : NULL;
+	bool attach = a.pids || a.tids || a.all_cpus || a.cpus || a.cgroup;
+
+	if (!cmd && !attach) {
+		cli_error("no command to run; give one (perfev stat -- CMD) or a target "
+			  "(-p, -t, -a, -C, -G)");
+		opt_usage(opts, usage, true);
+		return EXIT_USAGE;
+	}
+	if ((a.pids != NULL) + (a.tids != NULL) + (a.all_cpus || a.cpus || a.cgroup) > 1) {
+		cli_error("-p, -t and -a/-C/-G name different targets; use one of them");
+		return EXIT_USAGE;
+	}
+	if (a.repeat < 1 || (a.repeat > 1 && !cmd)) {
+		cli_error(a.repeat < 1 ? "'-r %d' must be at least 1"
+			  : "'-r %d' repeats a command; give one", a.repeat);
+		return EXIT_USAGE;
+	}
+	if (a.interval_ms < 0 || (a.interval_ms && a.interval_ms < 10)) {
+		cli_error("'-I %d' is too short; use 10 ms or more", a.interval_ms);
+		return EXIT_USAGE;
+	}
+	if (a.timeout_ms < 0 || a.interval_count < 0) {
+		cli_error("--timeout and --interval-count take a positive number");
+		return EXIT_USAGE;
+	}
+	if (a.sep && a.json) {
+		cli_error("-x and -j are two output formats; choose one");
+		return EXIT_USAGE;
+	}
+	if (a.sep && !*a.sep) {
+		cli_error("-x needs a separator, e.g. -x,");
+		return EXIT_USAGE;
+	}
+	if (a.no_aggr && a.per_thread) {
+		cli_error("-A and --per-thread are two aggregation modes; choose one");
+		return EXIT_USAGE;
+	}
+	if (a.no_aggr && !(a.all_cpus || a.cpus || a.cgroup)) {
+		cli_error("-A (per-CPU counts) needs CPUs to count on; add -a or -C");
+		return EXIT_USAGE;
+	}
+	if (a.per_thread && !(a.pids || a.tids)) {
+		cli_error("--per-thread needs the threads up front; attach with -p or -t");
+		return EXIT_USAGE;
+	}
+
+	struct pev_evlist *evl = pev_evlist_new();
+	if (!evl) {
+		cli_error("out of memory");
+		return EXIT_ERROR;
+	}
+	if (parse_events(&a, evl) < 0) {
+		pev_evlist_free(evl);
+		return EXIT_USAGE;
+	}
+
+	struct stat_cfg cfg = {
+		.argv = cmd, .pids = a.pids, .tids = a.tids, .cpus = a.cpus, .cgroup = a.cgroup,
+		.all_cpus = a.all_cpus, .scale = a.scale, .no_inherit = a.no_inherit,
+		.repeat = a.repeat, .interval_ms = a.interval_ms,
+		.interval_count = a.interval_count, .timeout_ms = a.timeout_ms,
+		.evl = evl,
+		.out = {
+			.f = stdout,
+			.kind = a.json ? STAT_OUT_JSON : a.sep ? STAT_OUT_CSV : STAT_OUT_STD,
+			.sep = a.sep ? a.sep : " ",
+			.aggr = a.no_aggr ? STAT_AGGR_CPU : a.per_thread ? STAT_AGGR_THREAD
+			      : STAT_AGGR_GLOBAL,
+			.interval = a.interval_ms > 0,
+			.noise = a.repeat > 1,
+			.cgroup = a.cgroup != NULL,
+			.unit_width = 4,
+		},
+	};
+	cfg.out.big_num = cfg.out.kind == STAT_OUT_STD && a.big_num && locale_groups();
+	char *desc = target_desc(&a, cmd);
+	cfg.target_desc = desc ? desc : "''";
+
+	FILE *of = NULL;
+	if (a.output) {
+		of = fopen(a.output, "we");
+		if (!of) {
+			cli_error("cannot write '%s': %s", a.output, strerror(errno));
+			free(desc);
+			pev_evlist_free(evl);
+			return EXIT_ERROR;
+		}
+		time_t now = time(NULL);
+		fprintf(of, "# started on %s\n", ctime(&now));
+		cfg.out.f = of;
+	}
+
+	int signo = 0;
+	int rc = stat_run(&cfg, &signo);
+
+	if (of && fclose(of) != 0 && !rc) {
+		cli_error("cannot write '%s': %s", a.output, strerror(errno));
+		rc = EXIT_ERROR;
+	}
+	free(desc);
+	pev_evlist_free(evl);
+	if (signo && rc != EXIT_ERROR) {
+		/* perf ends the way the signal would have ended it. */
+		fflush(stdout);
+		signal(signo, SIG_DFL);
+		raise(signo);
+	}
+	return rc;
+}

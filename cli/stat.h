@@ -1,0 +1,147 @@
+/* perfev stat: what cmd_stat.c and cli/stat_*.c share.  The output layer
+ * (stat_human.c, stat_csv.c, stat_json.c), the statistics (stat_stats.c)
+ * and the derived metrics (stat_metric.c) are pure: they take plain values
+ * and a FILE *, so unit tests compile them directly. */
+#ifndef PEV_CLI_STAT_H
+#define PEV_CLI_STAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- running statistics (Welford), for -r ---- */
+
+struct stat_welford {
+	double n, mean, m2;
+};
+
+void stat_welford_add(struct stat_welford *s, double x);
+/* perf's stddev_stats: the standard deviation of the mean,
+ * sqrt(m2 / (n - 1) / n); 0 with fewer than two samples. */
+double stat_welford_stddev_mean(const struct stat_welford *s);
+/* perf's rel_stddev_stats: 100 * stddev / mean, 0 when mean is 0. */
+double stat_rel_stddev(double stddev, double mean);
+/* Decimals for the "x +- y seconds time elapsed" line (perf's
+ * get_precision(sd) + 2), clamped to 0..9. */
+int stat_elapsed_precision(double sd);
+
+/* ---- one output line ---- */
+
+enum stat_kind { STAT_OUT_STD, STAT_OUT_CSV, STAT_OUT_JSON };
+enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_THREAD };
+enum stat_val { STAT_VAL_OK, STAT_VAL_NOT_COUNTED, STAT_VAL_NOT_SUPPORTED };
+
+/* How the output looks, fixed for a whole run. */
+struct stat_out {
+	FILE *f;
+	enum stat_kind kind;
+	const char *sep;	/* CSV separator (-x) */
+	enum stat_aggr aggr;
+	bool interval;		/* -I: a timestamp column */
+	bool big_num;		/* thousands separators (the locale's) */
+	bool noise;		/* -r N > 1: the noise column */
+	bool cgroup;		/* -G: the cgroup column */
+	int unit_width;		/* widest unit, at least 4 */
+};
+
+/* A derived metric: fmt is perf's ("%8.3f", "%7.2f%%", ...), unit NULL
+ * when there is none. */
+struct stat_metric {
+	const char *fmt;
+	double value;
+	const char *unit;
+};
+
+struct stat_line {
+	uint64_t ts_ns;		/* interval mode: time since start */
+	int cpu;		/* STAT_AGGR_CPU */
+	const char *comm;	/* STAT_AGGR_THREAD */
+	int tid;
+	enum stat_val status;
+	double value;		/* scaled for multiplexing and for display
+				 * (msec for the clocks) */
+	bool fractional;	/* "%.2f" (a fractional display scale) */
+	const char *unit;	/* "" for none */
+	const char *name;
+	const char *cgroup;
+	uint64_t run, ena;
+	double noise_pct;	/* shown when out->noise */
+	struct stat_metric metric;
+};
+
+/* Print one counter line in the chosen format. */
+void stat_print_line(const struct stat_out *o, const struct stat_line *l);
+
+/* The three back-ends (stat_human.c, stat_csv.c, stat_json.c). */
+void stat_human_line(const struct stat_out *o, const struct stat_line *l);
+void stat_csv_line(const struct stat_out *o, const struct stat_line *l);
+void stat_json_line(const struct stat_out *o, const struct stat_line *l);
+
+/* Human output only: "\n Performance counter stats for 'CMD':\n\n"
+ * (target is already quoted as perf does, e.g. "'true'", "process id
+ * '12'", "'system wide'"), with " (N runs)" when runs > 1. */
+void stat_human_header(FILE *f, const char *target, int runs);
+/* Interval mode: "#           time ..." column heading. */
+void stat_human_interval_header(FILE *f, enum stat_aggr aggr);
+
+/* The footer: elapsed (mean) and, with runs > 1, its stddev of the mean;
+ * user and sys times when show_rusage. */
+struct stat_footer {
+	int runs;
+	double elapsed;		/* seconds (mean) */
+	double elapsed_sd;	/* stddev of the mean, runs > 1 */
+	bool show_rusage;
+	double user, sys;	/* seconds */
+};
+void stat_human_footer(FILE *f, const struct stat_footer *ft);
+
+/* perf's "pcnt-running": 100 * run / ena in integer arithmetic (as perf
+ * 6.1 computes it), 100 when run == ena. */
+double stat_pcnt_running(uint64_t run, uint64_t ena);
+
+/* Thousands grouping: format v with "%.0f"/"%.2f" and the locale's
+ * separators when group is set.  Returns buf. */
+char *stat_format_count(char *buf, size_t size, double v, bool fractional, bool group);
+
+/* ---- derived metrics (stat_metric.c) ---- */
+
+/* What the metric code needs to know about an event. */
+enum stat_ev_kind {
+	STAT_EV_OTHER,
+	STAT_EV_CLOCK,		/* task-clock, cpu-clock (ns) */
+	STAT_EV_CYCLES,
+	STAT_EV_INSTRUCTIONS,
+	STAT_EV_BRANCHES,
+	STAT_EV_BRANCH_MISSES,
+	STAT_EV_CACHE_REFS,
+	STAT_EV_CACHE_MISSES,
+	STAT_EV_STALLED_FRONT,
+	STAT_EV_STALLED_BACK,
+	STAT_EV__COUNT
+};
+
+/* Classify an attr (type, config) the way perf's shadow stats do.  Only
+ * plain events (no modifiers that change what is counted matter here:
+ * perf matches cycles:u with cycles too). */
+enum stat_ev_kind stat_ev_classify(uint32_t type, uint64_t config);
+
+/* The counts of one aggregation unit (global, a CPU or a thread) that
+ * metrics divide by: a negative value means "not counted". */
+struct stat_shadow {
+	double v[STAT_EV__COUNT];
+	double wall_ns;		/* elapsed (or interval) time */
+};
+
+void stat_shadow_init(struct stat_shadow *s, double wall_ns);
+/* Record an event's (scaled, raw-unit) value: the first event of a kind
+ * wins. */
+void stat_shadow_add(struct stat_shadow *s, enum stat_ev_kind k, double v);
+
+/* The metric perf prints beside an event of kind k with raw value v. */
+struct stat_metric stat_metric_for(const struct stat_shadow *s, enum stat_ev_kind k,
+				   double v);
+
+/* Print m->value with m->fmt into buf (snprintf's return). */
+int stat_metric_format(char *buf, size_t size, const struct stat_metric *m);
+
+#endif

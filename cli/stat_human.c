@@ -1,0 +1,133 @@
+/* perfev stat: the human-readable layout, column for column as perf 6.1
+ * prints it (stat-display.c): an 18-wide count, the unit, the event name
+ * padded to 32 (25 when it was not counted), a 35-wide metric, then the
+ * noise and the running share. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "stat.h"
+
+#define COUNTS_LEN 18
+#define EVNAME_LEN 32
+#define EVNAME_LEN_BAD 25
+#define METRIC_LEN 35
+
+char *stat_format_count(char *buf, size_t size, double v, bool fractional, bool group)
+{
+	/* "%'" groups with the LC_NUMERIC separator (none in "C"); the
+	 * caller sets the locale only when it has one. */
+	if (group)
+		snprintf(buf, size, fractional ? "%'.2f" : "%'.0f", v);
+	else
+		snprintf(buf, size, fractional ? "%.2f" : "%.0f", v);
+	return buf;
+}
+
+static void human_prefix(const struct stat_out *o, const struct stat_line *l)
+{
+	if (o->interval)
+		fprintf(o->f, "%6" PRIu64 ".%09" PRIu64 " ", l->ts_ns / 1000000000u,
+			l->ts_ns % 1000000000u);
+	if (o->aggr == STAT_AGGR_CPU)
+		fprintf(o->f, "CPU%-7d ", l->cpu);
+	else if (o->aggr == STAT_AGGR_THREAD)
+		fprintf(o->f, "%16s-%-8d ", l->comm ? l->comm : "", l->tid);
+}
+
+static void human_metric(FILE *f, const struct stat_metric *m)
+{
+	char num[64];
+
+	if (!m->unit || !m->fmt) {
+		fprintf(f, "%*s", METRIC_LEN, "");
+		return;
+	}
+	int n = stat_metric_format(num, sizeof(num), m);
+	int w = METRIC_LEN - 3 - n - 1;
+	fprintf(f, " # %s %-*s", num, w > 0 ? w : 0, m->unit);
+}
+
+void stat_human_line(const struct stat_out *o, const struct stat_line *l)
+{
+	FILE *f = o->f;
+	char num[64];
+	bool ok = l->status == STAT_VAL_OK;
+
+	human_prefix(o, l);
+	if (ok)
+		stat_format_count(num, sizeof(num), l->value, l->fractional, o->big_num);
+	else
+		strcpy(num, l->status == STAT_VAL_NOT_COUNTED ? "<not counted>" : "<not supported>");
+	fprintf(f, "%*s %-*s %-*s", COUNTS_LEN, num, o->unit_width, l->unit ? l->unit : "",
+		ok ? EVNAME_LEN : EVNAME_LEN_BAD, l->name);
+	if (o->cgroup)
+		fprintf(f, " %s", l->cgroup ? l->cgroup : "");
+	if (ok)
+		human_metric(f, &l->metric);
+	else
+		fprintf(f, "%*s", METRIC_LEN, "");
+	if (o->noise && l->noise_pct)
+		fprintf(f, "  ( +-%6.2f%% )", l->noise_pct);
+	if (l->run != l->ena)
+		fprintf(f, "  (%.2f%%)", 100.0 * (double)l->run / (double)l->ena);
+	fputc('\n', f);
+}
+
+void stat_human_header(FILE *f, const char *target, int runs)
+{
+	fprintf(f, "\n Performance counter stats for %s", target);
+	if (runs > 1)
+		fprintf(f, " (%d runs)", runs);
+	fputs(":\n\n", f);
+}
+
+void stat_human_interval_header(FILE *f, enum stat_aggr aggr)
+{
+	switch (aggr) {
+	case STAT_AGGR_CPU:
+		fputs("#           time CPU                    counts unit events\n", f);
+		break;
+	case STAT_AGGR_THREAD:
+		fputs("#           time             comm-pid                  counts unit events\n", f);
+		break;
+	default:
+		fputs("#           time             counts unit events\n", f);
+		break;
+	}
+}
+
+void stat_human_footer(FILE *f, const struct stat_footer *ft)
+{
+	fputc('\n', f);
+	if (ft->runs <= 1) {
+		fprintf(f, " %17.9f seconds time elapsed", ft->elapsed);
+		if (ft->show_rusage) {
+			fputs("\n\n", f);
+			fprintf(f, " %17.9f seconds user\n", ft->user);
+			fprintf(f, " %17.9f seconds sys\n", ft->sys);
+		}
+	} else {
+		int p = stat_elapsed_precision(ft->elapsed_sd);
+		double pct = stat_rel_stddev(ft->elapsed_sd, ft->elapsed);
+
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", p, ft->elapsed, p, ft->elapsed_sd);
+		if (pct)
+			fprintf(f, "  ( +-%6.2f%% )", pct);
+	}
+	fputs("\n\n", f);
+}
+
+void stat_print_line(const struct stat_out *o, const struct stat_line *l)
+{
+	switch (o->kind) {
+	case STAT_OUT_CSV:
+		stat_csv_line(o, l);
+		break;
+	case STAT_OUT_JSON:
+		stat_json_line(o, l);
+		break;
+	default:
+		stat_human_line(o, l);
+		break;
+	}
+}

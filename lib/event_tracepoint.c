@@ -1,0 +1,122 @@
+/* Tracepoints "sys:name" (globs in either part) with ids from tracefs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <perfev/tracefs.h>
+#include "event_internal.h"
+
+/* The tracefs to use: the caller's, or the system's (mounted if needed). */
+static int tracefs(struct parse_ctx *c, size_t pos, size_t len)
+{
+	if (c->tracefs_state == 0) {
+		if (c->opts.tracefs_root && *c->opts.tracefs_root) {
+			if (strlen(c->opts.tracefs_root) >= sizeof(c->tracefs))
+				c->tracefs_state = -ENAMETOOLONG;
+			else {
+				strcpy(c->tracefs, c->opts.tracefs_root);
+				c->tracefs_state = 1;
+			}
+		} else {
+			int r = pev_tracefs_find(c->tracefs, sizeof(c->tracefs), true);
+			c->tracefs_state = r < 0 ? r : 1;
+		}
+	}
+	if (c->tracefs_state < 0)
+		return pev__perr(c, pos, len, -c->tracefs_state,
+				 "cannot find tracefs (%s); mount it: mount -t tracefs nodev /sys/kernel/tracing",
+				 strerror(-c->tracefs_state));
+	return 0;
+}
+
+bool pev__tracepoint_subsys_exists(struct parse_ctx *c, const char *s, size_t len)
+{
+	char path[512];
+	struct stat st;
+
+	if (len > PEV_NAME_MAX || memchr(s, '/', len) || (len <= 2 && s[0] == '.'))
+		return false;
+	if (tracefs(c, 0, 1) < 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%.*s", c->tracefs, (int)len, s);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+struct tp_walk {
+	struct parse_ctx *c;
+	size_t pos, len;
+	int ret;
+};
+
+static int add_tp(struct parse_ctx *c, size_t pos, size_t len, const char *sys, const char *name)
+{
+	int64_t id = pev_tracepoint_id(c->tracefs, sys, name);
+	char full[2 * PEV_NAME_MAX + 2];
+
+	if (id < 0)
+		return (int)id;
+	int n = snprintf(full, sizeof(full), "%s:%s", sys, name);
+	if (n < 0 || (size_t)n >= sizeof(full))
+		return -ENAMETOOLONG;
+	if (!pev__new_event(c, pos, PERF_TYPE_TRACEPOINT, (uint64_t)id, full, (size_t)n, "tracepoint"))
+		return -ENOMEM;
+	return 0;
+}
+
+static int walk_cb(const char *sys, const char *name, void *user)
+{
+	struct tp_walk *w = user;
+	int r = add_tp(w->c, w->pos, w->len, sys, name);
+
+	/* Directories without an id (e.g. "enable" files' siblings) are skipped. */
+	if (r == -ENOMEM) {
+		w->ret = r;
+		return 1;
+	}
+	return 0;
+}
+
+int pev__parse_tracepoint(struct parse_ctx *c, size_t pos, size_t syslen, size_t namepos,
+			  size_t namelen)
+{
+	const char *s = c->spec;
+	size_t len = namepos + namelen - pos;
+	char sys[PEV_NAME_MAX + 1], name[PEV_NAME_MAX + 1];
+	int ret;
+
+	if ((ret = tracefs(c, pos, len)))
+		return ret;
+	memcpy(sys, s + pos, syslen);
+	sys[syslen] = '\0';
+	memcpy(name, s + namepos, namelen);
+	name[namelen] = '\0';
+	if (!strpbrk(sys, "*?[") && !strpbrk(name, "*?[")) {
+		ret = add_tp(c, pos, len, sys, name);
+		if (ret == -ENOMEM)
+			return pev__perr(c, pos, len, ENOMEM, "out of memory");
+		if (ret == -EACCES || ret == -EPERM)
+			return pev__perr(c, pos, len, -ret, "cannot read the id of '%s:%s' in %s: %s; run as root",
+					 sys, name, c->tracefs, strerror(-ret));
+		if (ret < 0)
+			return pev__perr(c, pos, len, ENOENT,
+					 "unknown tracepoint '%s:%s'; run 'perfev list tracepoint' to see them",
+					 sys, name);
+		return 0;
+	}
+	size_t before = c->n;
+	struct tp_walk w = { c, pos, len, 0 };
+	ret = pev_tracepoint_foreach(c->tracefs, sys, name, walk_cb, &w);
+	if (w.ret)
+		return pev__perr(c, pos, len, ENOMEM, "out of memory");
+	if (ret < 0)
+		return pev__perr(c, pos, len, -ret, "cannot list tracepoints in %s: %s", c->tracefs,
+				 strerror(-ret));
+	if (c->n == before)
+		return pev__perr(c, pos, len, ENOENT,
+				 "no tracepoint matches '%s:%s'; run 'perfev list tracepoint' to see them",
+				 sys, name);
+	return 0;
+}

@@ -1,0 +1,66 @@
+/* `make install DESTDIR=...` installs the library, headers, pkg-config
+ * file and binary, and a program builds against them with pkg-config. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "testutil.h"
+
+static int sh(const char *cmd)
+{
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/perfev-install-XXXXXX", cmd[2048], path[512];
+	const char *build = getenv("PERFEV_BUILD");
+	struct stat st;
+
+	if (!build)
+		build = "build";
+	if (!mkdtemp(dir))
+		T_FATAL("mkdtemp: %s", strerror(errno));
+	if (access("Makefile", R_OK) || access("/usr/bin/pkg-config", X_OK))
+		T_SKIP("needs the source tree as the working directory and pkg-config");
+	snprintf(cmd, sizeof(cmd),
+		 "make -s --no-print-directory install BUILD=%s DESTDIR=%s PREFIX=/opt/perfev >%s/log 2>&1",
+		 build, dir, dir);
+	CHECK_EQ_INT(sh(cmd), 0);
+
+	const char *files[] = { "/opt/perfev/lib/libperfev.a", "/opt/perfev/lib/libperfev.so.0",
+				"/opt/perfev/lib/libperfev.so", "/opt/perfev/include/perfev/perfev.h",
+				"/opt/perfev/include/perfev/sys.h", "/opt/perfev/lib/pkgconfig/perfev.pc",
+				"/opt/perfev/bin/perfev" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dir, files[i]);
+		CHECK_MSG(stat(path, &st) == 0, "not installed: %s", files[i]);
+	}
+	/* No private header is installed. */
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls %s/opt/perfev/include/perfev | grep -v '\\.h$')\"", dir);
+	CHECK_EQ_INT(sh(cmd), 0);
+
+	/* Build and run a program against the installed copy only. */
+	snprintf(cmd, sizeof(cmd),
+		 "cat >%1$s/t.c <<'X'\n#include <perfev/perfev.h>\n#include <stdio.h>\n#include <string.h>\n"
+		 "int main(void){return strcmp(pev_version(),\"0.1.0\")!=0;}\nX\n"
+		 "cd %1$s && PKG_CONFIG_SYSROOT_DIR=%1$s PKG_CONFIG_PATH=%1$s/opt/perfev/lib/pkgconfig "
+		 "cc -o t t.c $(PKG_CONFIG_SYSROOT_DIR=%1$s PKG_CONFIG_PATH=%1$s/opt/perfev/lib/pkgconfig pkg-config --cflags --libs perfev) "
+		 "-Wl,-rpath,%1$s/opt/perfev/lib >>log 2>&1 && ./t", dir);
+	CHECK_EQ_INT(sh(cmd), 0);
+
+	/* The shared object exports pev_* names only. */
+	snprintf(cmd, sizeof(cmd),
+		 "test -z \"$(nm -D --defined-only %s/opt/perfev/lib/libperfev.so.0 | awk '{print $3}' | grep -v '^pev_' | grep -v '^PERFEV_')\"",
+		 dir);
+	CHECK_EQ_INT(sh(cmd), 0);
+	if (t_failures) {
+		snprintf(cmd, sizeof(cmd), "cat %s/log", dir);
+		sh(cmd);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	sh(cmd);
+	return t_done();
+}
