@@ -136,6 +136,19 @@ nomem:
 	return -ENOMEM;
 }
 
+void pev__counters_truncate(struct pev_counters *c, size_t n)
+{
+	while (c->nr > n) {
+		struct pev__cev *ev = &c->ev[--c->nr];
+
+		if (ev->leader != (int)c->nr)
+			c->ev[ev->leader].nr_members--;
+		free(ev->name);
+		free(ev->unit);
+		free(ev->cpus);
+	}
+}
+
 PEV_EXPORT int pev_counters_add(struct pev_counters *c,
 				const struct perf_event_attr *attr,
 				const char *name, int leader)

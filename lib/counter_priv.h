@@ -46,4 +46,7 @@ static inline size_t pev__slot(const struct pev_counters *c, size_t ev,
 	return (ev * c->ncpu + cpu) * c->nthr + thr;
 }
 
+/* Drop events from index n on (added, never opened): undo a partial add. */
+void pev__counters_truncate(struct pev_counters *c, size_t n);
+
 #endif
