@@ -6,5 +6,6 @@
 #include <perfev/common.h>
 #include <perfev/sys.h>
 #include <perfev/event.h>
+#include <perfev/record.h>
 
 #endif
