@@ -15,5 +15,6 @@
 #include <perfev/counter.h>
 #include <perfev/explain.h>
 #include <perfev/probe.h>
+#include <perfev/record.h>
 
 #endif
