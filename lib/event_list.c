@@ -117,10 +117,8 @@ static int commit(struct parse_ctx *c)
 			e->attr.attr.size = PERF_ATTR_SIZE_VER8;
 		l->ev[l->n++] = *e;
 	}
-	if (c->nowned)	/* memcpy from NULL is undefined even for 0 bytes */
-		memcpy(l->owned + l->nowned, c->owned, c->nowned * sizeof(*c->owned));
-	l->nowned += c->nowned;
 	if (c->nowned) {
+		memcpy(l->owned + l->nowned, c->owned, c->nowned * sizeof(*c->owned));
 		l->nowned += c->nowned;
 	}
 	return 0;
