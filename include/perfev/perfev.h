@@ -9,5 +9,6 @@
 #include <perfev/ring.h>
 #include <perfev/user_page.h>
 #include <perfev/overflow.h>
+#include <perfev/record.h>
 
 #endif
