@@ -10,5 +10,8 @@
 #include <perfev/user_page.h>
 #include <perfev/overflow.h>
 #include <perfev/record.h>
+#include <perfev/data.h>
+#include <perfev/order.h>
+#include <perfev/synth.h>
 
 #endif
