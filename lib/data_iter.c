@@ -65,13 +65,12 @@ static void *arena_copy(struct pev_data *d, const void *p, size_t n)
 	return r;
 }
 
-static struct perf_event_header read_hdr(const struct pev_data *d,
-					 const void *p)
+static struct perf_event_header read_hdr(bool swap, const void *p)
 {
 	struct perf_event_header h;
 
 	memcpy(&h, p, 8);
-	if (d->swap) {
+	if (swap) {
 		h.type = bswap_32(h.type);
 		h.misc = bswap_16(h.misc);
 		h.size = bswap_16(h.size);
@@ -144,7 +143,7 @@ static int chunk_next(struct pev_data *d, struct raw_rec *out)
 	size_t left = c->len - c->pos;
 
 	if (left >= 8) {
-		struct perf_event_header h = read_hdr(d, c->p + c->pos);
+		struct perf_event_header h = read_hdr(d->swap, c->p + c->pos);
 
 		if (h.size < 8)
 			return data_set_error(d, -EBADMSG,
@@ -211,7 +210,12 @@ int data_next_raw(struct pev_data *d, struct raw_rec *out)
 		}
 		if (d->data_end - pos < 8)
 			return cut(d, pos, "a record header");
-		struct perf_event_header h = read_hdr(d, d->buf + pos);
+		/* Records before swapped_upto were converted in place by an
+		 * earlier pass (odd-offset ones never are: they are copied). */
+		bool native = pos < d->swapped_upto &&
+			(uintptr_t)(d->buf + pos) % 8 == 0;
+		struct perf_event_header h = read_hdr(d->swap && !native,
+						      d->buf + pos);
 
 		if (h.size < 8)
 			return data_set_error(d, -EBADMSG,
@@ -225,10 +229,10 @@ int data_next_raw(struct pev_data *d, struct raw_rec *out)
 			uint32_t v;
 
 			memcpy(&v, d->buf + pos + 8, 4);
-			extra = d->swap ? bswap_32(v) : v;
+			extra = d->swap && !native ? bswap_32(v) : v;
 		} else if (h.type == PEV_RECORD_AUXTRACE && h.size >= 16) {
 			memcpy(&extra, d->buf + pos + 8, 8);
-			extra = d->swap ? bswap_64(extra) : extra;
+			extra = d->swap && !native ? bswap_64(extra) : extra;
 		}
 		if (extra > d->data_end - pos - h.size)
 			return cut(d, pos, "the data following a record");

@@ -283,8 +283,12 @@ static int pipe_prescan(struct pev_data *d)
 		    r.chunk || r.type == PEV_RECORD_FINISHED_ROUND ||
 		    r.type == PEV_RECORD_COMPRESSED ||
 		    r.type == PEV_RECORD_COMPRESSED2) {
+			/* Start over: pev_data_next() hands out the
+			 * metadata records too (meta_upto keeps them from
+			 * being applied twice). */
+			(void)save;
 			data_iter_release(d);
-			d->pos = save;
+			d->pos = d->data_off;
 			return ret < 0 ? ret : 0;
 		}
 	}

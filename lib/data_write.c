@@ -265,10 +265,17 @@ static int pipe_feature(struct pev_data_writer *w, unsigned feat)
 	return r;
 }
 
+static int fill_event_desc(struct pev_data_writer *w);
+static void fill_compressed(struct pev_data_writer *w);
+
 static int start_pipe(struct pev_data_writer *w)
 {
 	uint64_t hdr[2] = { fix64(w, PERF_MAGIC2), fix64(w, PIPE_HEADER_SIZE) };
-	int r = out(w, hdr, sizeof(hdr));
+	int r = fill_event_desc(w);
+
+	fill_compressed(w);
+	if (r == 0)
+		r = out(w, hdr, sizeof(hdr));
 
 	for (size_t i = 0; i < w->nattrs && r == 0; i++) {
 		struct wattr *a = &w->attrs[i];
@@ -536,7 +543,7 @@ static int write_header(struct pev_data_writer *w, bool final)
 	return out_at(w, &h, sizeof(h), 0);
 }
 
-static int fill_auto_features(struct pev_data_writer *w)
+static int fill_event_desc(struct pev_data_writer *w)
 {
 	struct pev_data_features *f = &w->feat;
 
@@ -560,13 +567,31 @@ static int fill_auto_features(struct pev_data_writer *w)
 		}
 		pev_data_features_set(f, PEV_FEAT_EVENT_DESC, true);
 	}
+	return 0;
+}
+
+static int fill_auto_features(struct pev_data_writer *w)
+{
+	struct pev_data_features *f = &w->feat;
+	int r = fill_event_desc(w);
+
+	if (r < 0)
+		return r;
+	fill_compressed(w);
 	if (w->t_first <= w->t_last) {
 		f->first_sample_time = w->t_first;
 		f->last_sample_time = w->t_last;
 		pev_data_features_set(f, PEV_FEAT_SAMPLE_TIME, true);
 	}
+	return 0;
+}
+
+static void fill_compressed(struct pev_data_writer *w)
+{
+	struct pev_data_features *f = &w->feat;
+
 	if (w->zctx) {
-		f->compressed.version = 1;
+		f->compressed.version = 0;	/* as perf 6.1 */
 		f->compressed.type = 1;		/* PERF_COMP_ZSTD */
 		f->compressed.level = (uint32_t)w->opts.compress_level;
 		f->compressed.ratio = w->data_size ?
@@ -577,7 +602,6 @@ static int fill_auto_features(struct pev_data_writer *w)
 						    w->max_chunk : 528384);
 		pev_data_features_set(f, PEV_FEAT_COMPRESSED, true);
 	}
-	return 0;
 }
 
 static int finish_file(struct pev_data_writer *w)
