@@ -213,15 +213,15 @@ static int open_file(struct pev_data *d)
 			"perf.data: attr (%" PRIu64 ") or data (%" PRIu64 ") "
 			"section starts inside the header", h->attrs.offset,
 			h->data.offset);
+	int r = read_attrs(d);
+
+	if (r < 0)
+		return r;
 	if (h->attrs.offset < h->data.offset + h->data.size &&
 	    h->data.offset < h->attrs.offset + h->attrs.size &&
 	    h->attrs.size && h->data.size)
 		return data_set_error(d, -EBADMSG,
 			"perf.data: attr section and data section overlap");
-	int r = read_attrs(d);
-
-	if (r < 0)
-		return r;
 	memcpy(d->feat.present, h->features, sizeof(h->features));
 	d->data_off = h->data.offset;
 	if (d->data_off > d->len)
