@@ -380,6 +380,15 @@ int cmd_record(int argc, char **argv)
 				  strerror(-e));
 		goto out;
 	}
+	/* Task events of a workload start at its exec (enable_on_exec); the
+	 * others now, before the workload execs, so that its COMM and MMAP2
+	 * records are seen. */
+	if (!r.wl || r.cpu_wide)
+		for (size_t i = 0; i < r.nev; i++)
+			for (size_t s = 0; r.ev[i].leader == (int)i &&
+			     s < r.nthreads * r.ncpus; s++)
+				if (r.ev[i].fds[s] >= 0)
+					pev_ioc_enable(r.ev[i].fds[s], false);
 	if (r.wl) {
 		e = pev_workload_start(r.wl);
 		if (e < 0) {
@@ -388,12 +397,6 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!r.wl || r.cpu_wide)
-		for (size_t i = 0; i < r.nev; i++)
-			for (size_t s = 0; r.ev[i].leader == (int)i &&
-			     s < r.nthreads * r.ncpus; s++)
-				if (r.ev[i].fds[s] >= 0)
-					pev_ioc_enable(r.ev[i].fds[s], false);
 
 	e = rec_run(&r);
 	int wl_code = reap_workload(&r);
