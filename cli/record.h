@@ -78,6 +78,7 @@ struct rec {
 	/* Counters for the summary. */
 	uint64_t wakeups, samples, lost, lost_records, bytes;
 	uint64_t round_end;	/* data bytes up to the last complete round */
+	uint64_t round_samples;	/* samples up to it */
 	uint64_t first_time, last_time;
 	int write_err;		/* -errno of the failed write, else 0 */
 	bool recovered;		/* the file was cut back to round_end */

@@ -136,8 +136,10 @@ static int drain_pass(struct rec *r)
 		r->write_err = err;
 		return err;
 	}
-	if (wrote)
+	if (wrote) {
 		r->round_end = pev_data_writer_data_size(r->w);
+		r->round_samples = r->samples;
+	}
 	return 0;
 }
 
@@ -261,5 +263,6 @@ int rec_recover_truncated(struct rec *r)
 	if (ftruncate(r->fd, (off_t)(h[5] + r->round_end)) < 0)
 		return -errno;
 	r->recovered = true;
+	r->samples = r->round_samples;
 	return 0;
 }
