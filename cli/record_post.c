@@ -24,6 +24,7 @@ struct hits {
 	size_t nparent, capparent;
 	bool kernel_hit;
 	int err;
+	size_t last;		/* map of the last hit: most ips fall there */
 };
 
 static size_t dso_index(struct hits *h, const char *name)
@@ -66,6 +67,7 @@ static void add_map(struct hits *h, const struct pev_record_mmap *m)
 		h->maps = p;
 		h->capmaps = cap;
 	}
+	h->last = SIZE_MAX;	/* a newer map may hide the cached one */
 	h->maps[h->nmaps++] = (struct map){ m->pid, m->addr, m->addr + m->len, d };
 }
 
@@ -91,12 +93,16 @@ static void add_parent(struct hits *h, uint32_t child, uint32_t parent)
 /* The newest map of pid (or of an ancestor it forked from) holding ip. */
 static void mark(struct hits *h, uint32_t pid, uint64_t ip)
 {
+	if (h->last < h->nmaps && h->maps[h->last].pid == pid &&
+	    ip >= h->maps[h->last].start && ip < h->maps[h->last].end)
+		return;		/* its DSO is marked already */
 	for (int depth = 0; depth < 16; depth++) {
 		for (size_t i = h->nmaps; i-- > 0; ) {
 			const struct map *m = &h->maps[i];
 
 			if (m->pid == pid && ip >= m->start && ip < m->end) {
 				h->hit[m->dso] = true;
+				h->last = i;
 				return;
 			}
 		}
@@ -151,7 +157,7 @@ int rec_collect_build_ids(struct rec *r)
 {
 	struct pev_data_open_opts oo = { .size = sizeof(oo) };
 	char err[256];
-	struct hits h = { 0 };
+	struct hits h = { .last = SIZE_MAX };
 	struct pev_data *d = pev_data_open_fd(r->fd, &oo, err, sizeof(err));
 	struct pev_data_event ev;
 	int n;
