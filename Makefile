@@ -16,7 +16,8 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wvla
 BASE     := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iinclude -Ilib -fvisibility=hidden
-DEPLIBS  := -ltraceevent -lpfm -ldw -lelf -lzstd -lz -lm
+# libpfm4 is not linked: lib/event_pfm.c loads it with dlopen when needed.
+DEPLIBS  := -ltraceevent -ldw -lelf -lzstd -lz -lm -ldl
 
 ifneq ($(SANITIZE),)
   BUILD  ?= build-san
@@ -83,16 +84,26 @@ $(SHARED): $(LIB_OBJ) lib/libperfev.map
 	$(Q)ln -sf libperfev.so.$(VERSION) $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(BUILD)/libperfev.so
 
-# The CLI links the static library: no extra dynamic loading at start-up.
+# The CLI links libperfev's dependencies statically when their archives
+# exist (Debian ships them in the -dev packages): fewer objects to load and
+# relocate at every start.
+STATIC_DEPS := $(shell for l in traceevent dw elf zstd z bz2 lzma; do \
+	  f=$$($(CC) -print-file-name=lib$$l.a); [ "$$f" != "lib$$l.a" ] || exit 0; done; \
+	  echo yes)
+ifeq ($(STATIC_DEPS),yes)
+  CLI_LIBS := -Wl,-Bstatic -ltraceevent -ldw -lelf -lzstd -lz -lbz2 -llzma -Wl,-Bdynamic -lm -ldl -lpthread
+else
+  CLI_LIBS := $(DEPLIBS)
+endif
 $(PERFEV): $(CLI_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(DEPLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(CLI_LIBS)
 
 TEST_HDRS := $(wildcard tests/*.h tests/*/*.h)
 $(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
 # Unit tests again, against the shared library.
 $(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)

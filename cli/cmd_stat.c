@@ -214,7 +214,7 @@ int cmd_stat(int argc, char **argv)
 		.interval_count = a.interval_count, .timeout_ms = a.timeout_ms,
 		.evl = evl,
 		.out = {
-			.f = stdout,
+			.f = stderr,	/* as perf: never mixed with the workload's stdout */
 			.kind = a.json ? STAT_OUT_JSON : a.sep ? STAT_OUT_CSV : STAT_OUT_STD,
 			.sep = a.sep ? a.sep : " ",
 			.aggr = a.no_aggr ? STAT_AGGR_CPU : a.per_thread ? STAT_AGGR_THREAD
@@ -255,6 +255,7 @@ int cmd_stat(int argc, char **argv)
 	if (signo && rc != EXIT_ERROR) {
 		/* perf ends the way the signal would have ended it. */
 		fflush(stdout);
+		fflush(stderr);
 		signal(signo, SIG_DFL);
 		raise(signo);
 	}

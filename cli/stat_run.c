@@ -409,23 +409,6 @@ static int wait_run(struct session *s, int *code)
 	return 0;
 }
 
-/* pev_counters_add_evlist() is declared in counter.h but not implemented
- * in the library yet: do the same through the public per-event call. */
-static int add_evlist(struct pev_counters *c, struct pev_evlist *l)
-{
-	for (size_t i = 0; i < pev_evlist_count(l); i++) {
-		const struct pev_event *e = pev_evlist_event(l, i);
-		struct pev_counter_event ce = {
-			.size = sizeof(ce), .attr = &e->attr.attr, .name = e->name,
-			.leader = e->leader, .cpus = e->cpus, .scale = e->scale, .unit = e->unit,
-		};
-		int r = pev_counters_add_event(c, &ce);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 /* One run: returns 0, or an exit code > 0 after reporting the error. */
 static int run_once(struct session *s, bool last, int *code)
 {
@@ -445,11 +428,12 @@ static int run_once(struct session *s, bool last, int *code)
 	struct pev_counter_opts co = { .size = sizeof(co), .target = s->target,
 				       .no_inherit = c->no_inherit };
 	s->ctr = pev_counters_new(&co);
-	if (!s->ctr || add_evlist(s->ctr, c->evl) < 0) {
-		cli_error("cannot set up the counters: %s", strerror(errno));
+	int r = s->ctr ? pev_counters_add_evlist(s->ctr, c->evl) : -errno;
+	if (r < 0) {
+		cli_error("cannot set up the counters: %s", strerror(-r));
 		return EXIT_ERROR;
 	}
-	int r = pev_counters_open(s->ctr);
+	r = pev_counters_open(s->ctr);
 	explain_failures(s, r <= 0);
 	if (r <= 0)
 		return EXIT_ERROR;

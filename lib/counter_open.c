@@ -103,6 +103,22 @@ static int open_one(struct pev_counters *c, struct pev__cev *ev, pid_t pid,
 			a->read_format |= PERF_FORMAT_GROUP;
 		}
 	}
+	/* As perf does: PMUs that cannot tell guest from host (msr, uncore)
+	 * refuse exclude_guest/exclude_host, which the parser sets by
+	 * default; count without them.  The event keeps the cleared bits
+	 * for its other slots. */
+	if (fd == -EINVAL && (a->exclude_guest || a->exclude_host)) {
+		unsigned eg = a->exclude_guest, eh = a->exclude_host;
+
+		a->exclude_guest = a->exclude_host = 0;
+		fd = pev_sys_open(a, pid, cpu, group_fd, flags);
+		if (fd >= 0) {
+			logf_(c, 2, "'%s' opened without exclude_guest/exclude_host", ev->name);
+		} else {
+			a->exclude_guest = eg;
+			a->exclude_host = eh;
+		}
+	}
 	if (fd >= 0) {
 		if (a->read_format & PERF_FORMAT_LOST)
 			c->lost_known = c->lost_ok = true;

@@ -6,6 +6,7 @@ set -eu
 PKGS=(
   gcc make pkg-config binutils
   libelf-dev libdw-dev libtraceevent-dev libpfm4-dev libzstd-dev zlib1g-dev
+  libbz2-dev liblzma-dev     # static link of the CLI (libdw.a needs them)
   clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)
   linux-perf                 # the oracle for compatibility tests and benches
   hyperfine                  # benchmarks

@@ -7,6 +7,10 @@
 #include <unistd.h>
 #include "testutil.h"
 
+#ifndef PEV_TEST_SANFLAGS
+#define PEV_TEST_SANFLAGS ""
+#endif
+
 static int sh(const char *cmd)
 {
 	int st = system(cmd);
@@ -47,7 +51,7 @@ int main(void)
 		 "cat >%1$s/t.c <<'X'\n#include <perfev/perfev.h>\n#include <stdio.h>\n#include <string.h>\n"
 		 "int main(void){return strcmp(pev_version(),\"0.1.0\")!=0;}\nX\n"
 		 "cd %1$s && PKG_CONFIG_SYSROOT_DIR=%1$s PKG_CONFIG_PATH=%1$s/opt/perfev/lib/pkgconfig "
-		 "cc -o t t.c $(PKG_CONFIG_SYSROOT_DIR=%1$s PKG_CONFIG_PATH=%1$s/opt/perfev/lib/pkgconfig pkg-config --cflags --libs perfev) "
+		 "cc " PEV_TEST_SANFLAGS " -o t t.c $(PKG_CONFIG_SYSROOT_DIR=%1$s PKG_CONFIG_PATH=%1$s/opt/perfev/lib/pkgconfig pkg-config --cflags --libs perfev) "
 		 "-Wl,-rpath,%1$s/opt/perfev/lib >>log 2>&1 && ./t", dir);
 	CHECK_EQ_INT(sh(cmd), 0);
 

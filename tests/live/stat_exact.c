@@ -21,7 +21,7 @@ int main(void)
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-x,", "-e", "syscalls:sys_enter_getppid", "--", w,
 			      "-q", "-s", "0", "-l", "1000", "-p", "4"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	unsigned long long base = strtoull(r.out, NULL, 10);
+	unsigned long long base = strtoull(r.err, NULL, 10);
 	if (base)
 		printf("note: the workload calls getppid() %llu times by itself\n", base);
 	t_run_free(&r);
@@ -37,15 +37,15 @@ int main(void)
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "syscalls:sys_enter_getppid", "--", w, "-q",
 			      "-s", S, "-l", "1000", "-p", "4"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK_MSG(strstr(r.out, human) != NULL,
-		  "no exact count in:\n%s%s", r.out, r.err);
+	CHECK_MSG(strstr(r.err, human) != NULL,
+		  "no exact count in:\n%s%s", r.err, r.err);
 	t_run_free(&r);
 
 	/* CSV: value,unit,event,run,pcnt,metric,metric-unit */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-x,", "-e", "task-clock,syscalls:sys_enter_getppid",
 			      "--", w, "-q", "-s", S, "-l", "1000"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	cur = r.out;
+	cur = r.err;
 	int lines = 0;
 	while ((l = t_next_line(&cur))) {
 		char *f[16];
@@ -74,7 +74,7 @@ int main(void)
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-j", "-e", "task-clock,syscalls:sys_enter_getppid,cycles",
 			      "--", w, "-q", "-s", S, "-l", "1000"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	cur = r.out;
+	cur = r.err;
 	lines = 0;
 	const char *keys[] = { "counter-value", "unit", "event", "event-runtime",
 			       "pcnt-running", "metric-value", "metric-unit" };
@@ -109,23 +109,23 @@ int main(void)
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-r", "5", "-e", "task-clock,syscalls:sys_enter_getppid",
 			      "--", w, "-q", "-s", S, "-l", "100000"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK(strstr(r.out, "(5 runs):") != NULL);
-	CHECK(strstr(r.out, human) != NULL);
-	CHECK(strstr(r.out, "( +-") != NULL);
-	CHECK(strstr(r.out, " +- ") != NULL && strstr(r.out, "seconds time elapsed  ( +-") != NULL);
+	CHECK(strstr(r.err, "(5 runs):") != NULL);
+	CHECK(strstr(r.err, human) != NULL);
+	CHECK(strstr(r.err, "( +-") != NULL);
+	CHECK(strstr(r.err, " +- ") != NULL && strstr(r.err, "seconds time elapsed  ( +-") != NULL);
 	t_run_free(&r);
 
 	/* -r with CSV: the noise field after the event name, 0.00% when exact */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-r", "3", "-x;", "-e", "syscalls:sys_enter_getppid",
 			      "--", w, "-q", "-s", S, "-l", "1000"));
-	CHECK_MSG(strncmp(r.out, csv_r, strlen(csv_r)) == 0, "got %s", r.out);
+	CHECK_MSG(strncmp(r.err, csv_r, strlen(csv_r)) == 0, "got %s", r.err);
 	t_run_free(&r);
 
 	/* -I 100 over ~550 ms: >= 4 intervals, rising timestamps, exact sum */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-I", "100", "-x,", "-e", "syscalls:sys_enter_getppid",
 			      "--", w, "-q", "-s", S, "-l", "1000", "-S", "550"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	cur = r.out;
+	cur = r.err;
 	lines = 0;
 	double last_ts = 0;
 	unsigned long long sum = 0;
@@ -140,16 +140,16 @@ int main(void)
 			sum += strtoull(f[1], NULL, 10);
 		lines++;
 	}
-	CHECK_MSG(lines >= 4, "only %d interval lines:\n%s", lines, r.out);
+	CHECK_MSG(lines >= 4, "only %d interval lines:\n%s", lines, r.err);
 	CHECK_EQ_U64(sum, N);
 	t_run_free(&r);
 
 	/* the human interval layout: the heading, then timestamped lines */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-I", "100", "-e", "syscalls:sys_enter_getppid",
 			      "--", w, "-q", "-s", S, "-l", "1000", "-S", "150"));
-	CHECK(strncmp(r.out, "#           time             counts unit events\n", 47) == 0);
-	CHECK(strstr(r.out, "      syscalls:sys_enter_getppid") != NULL);
-	CHECK(strncmp(r.out + 47, "\n     0.", 8) == 0);	/* the timestamp column */
+	CHECK(strncmp(r.err, "#           time             counts unit events\n", 47) == 0);
+	CHECK(strstr(r.err, "      syscalls:sys_enter_getppid") != NULL);
+	CHECK(strncmp(r.err + 47, "\n     0.", 8) == 0);	/* the timestamp column */
 	t_run_free(&r);
 	return t_done();
 }

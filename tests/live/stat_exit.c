@@ -10,19 +10,19 @@ int main(void)
 
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "task-clock", "--", "sh", "-c", "exit 7"));
 	CHECK_EQ_INT(r.exit_code, 7);
-	CHECK(strstr(r.out, "Performance counter stats for 'sh -c exit 7':") != NULL);
-	CHECK(strstr(r.out, " task-clock ") != NULL);
+	CHECK(strstr(r.err, "Performance counter stats for 'sh -c exit 7':") != NULL);
+	CHECK(strstr(r.err, " task-clock ") != NULL);
 	t_run_free(&r);
 
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "task-clock", "--", "sh", "-c", "kill -9 $$"));
 	CHECK_EQ_INT(r.exit_code, 137);
-	CHECK(strstr(r.out, "task-clock") != NULL);	/* counts still printed */
+	CHECK(strstr(r.err, "task-clock") != NULL);	/* counts still printed */
 	t_run_free(&r);
 
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "task-clock", "--", "/nonexistent/perfev-cmd"));
 	CHECK_EQ_INT(r.exit_code, 127);
 	CHECK(strstr(r.err, "cannot run '/nonexistent/perfev-cmd'") != NULL);
-	CHECK(strstr(r.out, "Performance counter stats") == NULL);
+	CHECK(strstr(r.err, "Performance counter stats") == NULL);
 	t_run_free(&r);
 
 	/* an unknown event: usage error, the spec with a caret under it */
@@ -43,10 +43,10 @@ int main(void)
 	/* hardware events: perf's "<not supported>" beside what did count */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "cycles,task-clock", "true"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	bool hw = strstr(r.out, "<not supported>      cycles") == NULL;
+	bool hw = strstr(r.err, "<not supported>      cycles") == NULL;
 	if (hw)
 		printf("note: this machine has a hardware PMU; cycles counted\n");
-	CHECK(strstr(r.out, "msec task-clock") != NULL);
+	CHECK(strstr(r.err, "msec task-clock") != NULL);
 	t_run_free(&r);
 
 	/* the default set */
@@ -56,9 +56,9 @@ int main(void)
 				"page-faults", "cycles", "instructions", "branches",
 				"branch-misses" };
 	for (int i = 0; i < 8; i++)
-		CHECK_MSG(strstr(r.out, names[i]) != NULL, "default set lacks %s", names[i]);
-	CHECK(strstr(r.out, "seconds time elapsed") != NULL);
-	CHECK(strstr(r.out, "seconds user") != NULL);
+		CHECK_MSG(strstr(r.err, names[i]) != NULL, "default set lacks %s", names[i]);
+	CHECK(strstr(r.err, "seconds time elapsed") != NULL);
+	CHECK(strstr(r.err, "seconds user") != NULL);
 	t_run_free(&r);
 
 	/* nothing could be opened: exit 1 with the explanation */

@@ -39,17 +39,17 @@ int main(void)
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "--per-thread", "-p", pidbuf, "-e", "task-clock",
 			      "--timeout", "300"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK_EQ_INT(count_lines_with(r.out, "msec task-clock"), 2);
+	CHECK_EQ_INT(count_lines_with(r.err, "msec task-clock"), 2);
 	char me[64];
 	snprintf(me, sizeof(me), "workload-%d ", (int)p);
-	CHECK_MSG(strstr(r.out, me) != NULL, "no line for %s in:\n%s", me, r.out);
-	CHECK(strstr(r.out, "process id '") != NULL);
+	CHECK_MSG(strstr(r.err, me) != NULL, "no line for %s in:\n%s", me, r.err);
+	CHECK(strstr(r.err, "process id '") != NULL);
 	t_run_free(&r);
 
 	/* JSON per thread: a "thread" key first */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "--per-thread", "-j", "-p", pidbuf, "-e", "task-clock",
 			      "--timeout", "100"));
-	CHECK(strncmp(r.out, "{\"thread\" : \"workload-", 22) == 0);
+	CHECK(strncmp(r.err, "{\"thread\" : \"workload-", 22) == 0);
 	t_run_free(&r);
 
 	/* -p counts until SIGINT, then prints and ends as SIGINT would */
@@ -57,8 +57,8 @@ int main(void)
 		 "wait $!", t_perfev(), (int)p);
 	CHECK_OK(t_run_argv((char *[]){ "sh", "-c", script, NULL }, NULL, &r));
 	CHECK_EQ_INT(r.exit_code, 130);
-	CHECK_MSG(strstr(r.out, "msec task-clock") != NULL, "no counts after SIGINT:\n%s%s",
-		  r.out, r.err);
+	CHECK_MSG(strstr(r.err, "msec task-clock") != NULL, "no counts after SIGINT:\n%s%s",
+		  r.err, r.err);
 	t_run_free(&r);
 
 	/* -p ends by itself when the process exits */
@@ -66,7 +66,7 @@ int main(void)
 	pid_t killer = spawn((char *[]){ "/bin/sh", "-c", script, NULL });
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-p", pidbuf, "-e", "task-clock"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK(strstr(r.out, "msec task-clock") != NULL);
+	CHECK(strstr(r.err, "msec task-clock") != NULL);
 	t_run_free(&r);
 	waitpid(killer, NULL, 0);
 	waitpid(p, NULL, 0);
@@ -75,17 +75,17 @@ int main(void)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-A", "-a", "-x,", "-e", "cpu-clock", "sleep", "0.05"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK_EQ_INT(count_lines_with(r.out, ",msec,cpu-clock,"), ncpu);
+	CHECK_EQ_INT(count_lines_with(r.err, ",msec,cpu-clock,"), ncpu);
 	for (long c = 0; c < ncpu; c++) {
 		char id[32];
 		snprintf(id, sizeof(id), "CPU%ld,", c);
-		CHECK_MSG(strstr(r.out, id) != NULL, "no line for %s", id);
+		CHECK_MSG(strstr(r.err, id) != NULL, "no line for %s", id);
 	}
 	t_run_free(&r);
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-A", "-a", "-e", "cpu-clock", "sleep", "0.05"));
-	CHECK(strstr(r.out, "'system wide'") != NULL);
-	CHECK(strncmp(strstr(r.out, "CPU0 "), "CPU0       ", 11) == 0);
-	CHECK(strstr(r.out, "seconds user") == NULL);	/* as perf: not with -a */
+	CHECK(strstr(r.err, "'system wide'") != NULL);
+	CHECK(strncmp(strstr(r.err, "CPU0 "), "CPU0       ", 11) == 0);
+	CHECK(strstr(r.err, "seconds user") == NULL);	/* as perf: not with -a */
 	t_run_free(&r);
 
 	/* SIGINT during a long workload: the workload gets it, the counts print */
@@ -93,17 +93,17 @@ int main(void)
 		 "kill -INT $!; wait $!", t_perfev(), w);
 	CHECK_OK(t_run_argv((char *[]){ "sh", "-c", script, NULL }, NULL, &r));
 	CHECK_EQ_INT(r.exit_code, 130);
-	CHECK_MSG(strstr(r.out, "msec task-clock") != NULL, "no counts after SIGINT:\n%s%s",
-		  r.out, r.err);
-	CHECK(strstr(r.out, "seconds time elapsed") != NULL);
+	CHECK_MSG(strstr(r.err, "msec task-clock") != NULL, "no counts after SIGINT:\n%s%s",
+		  r.err, r.err);
+	CHECK(strstr(r.err, "seconds time elapsed") != NULL);
 	t_run_free(&r);
 
 	/* --no-scale: software events are never multiplexed, so the same */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "--no-scale", "-x,", "-e", "page-faults", "--", w, "-q",
 			      "-l", "1000"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK(strstr(r.out, ",,page-faults,") != NULL);
-	CHECK(strtoull(r.out, NULL, 10) >= 4);
+	CHECK(strstr(r.err, ",,page-faults,") != NULL);
+	CHECK(strtoull(r.err, NULL, 10) >= 4);
 	t_run_free(&r);
 
 	/* -o file */
@@ -112,7 +112,7 @@ int main(void)
 	close(fd);
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-o", path, "-e", "task-clock", "true"));
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK_STR(r.out, "");
+	CHECK_STR(r.err, "");
 	FILE *f = fopen(path, "r");
 	char buf[4096] = "";
 	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
@@ -130,14 +130,14 @@ int main(void)
 		CHECK_OK(t_run_argv((char *[]){ "/usr/bin/perf", "stat", "-e", "task-clock",
 						"true", NULL }, NULL, &pr));
 		CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "task-clock", "true"));
-		const char *a = strstr(pr.err, "msec task-clock"), *b = strstr(r.out, "msec task-clock");
+		const char *a = strstr(pr.err, "msec task-clock"), *b = strstr(r.err, "msec task-clock");
 		CHECK(a && b);
 		if (a && b) {
 			/* from the start of each line to its end */
 			const char *la = a, *lb = b;
 			while (la > pr.err && la[-1] != '\n')
 				la--;
-			while (lb > r.out && lb[-1] != '\n')
+			while (lb > r.err && lb[-1] != '\n')
 				lb--;
 			size_t ea = strcspn(la, "\n"), eb = strcspn(lb, "\n");
 			CHECK_EQ_INT(eb, ea);
