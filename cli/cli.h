@@ -29,6 +29,7 @@ struct cmd {
 
 /* Subcommands (cli/cmd_<name>.c). */
 int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 
 #endif

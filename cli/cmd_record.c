@@ -1,0 +1,445 @@
+/* perfev record: sample a command (or processes, threads, CPUs) into a
+ * perf.data file.  Options and the order of the steps are here; the attrs
+ * and fds in record_setup.c, the drain loop in record_loop.c, build ids
+ * and the summary in record_post.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "options.h"
+#include "record.h"
+
+static const char *const usage[] = {
+	"perfev record [<options>] [--] <command> [<args>]",
+	"perfev record [<options>] -p <pid> | -t <tid> | -a | -C <cpus>",
+	NULL,
+};
+
+static int opt_event(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	(void)o;
+	if (a->nspecs == REC_MAX_SPECS) {
+		cli_error("too many -e options; join the events with commas");
+		return -1;
+	}
+	a->specs[a->nspecs++] = arg;
+	return 0;
+}
+
+static int opt_g(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	(void)o; (void)arg;
+	a->callchain = true;
+	return 0;
+}
+
+static int opt_call_graph(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	(void)o;
+	a->callchain = true;
+	if (!strcmp(arg, "fp")) {
+		a->dwarf = false;
+		return 0;
+	}
+	if (!strncmp(arg, "dwarf", 5) && (arg[5] == '\0' || arg[5] == ',')) {
+		a->dwarf = true;
+		a->stack_size = 8192;
+		if (arg[5] == ',') {
+			char *end;
+			unsigned long v = strtoul(arg + 6, &end, 0);
+
+			/* perf: a multiple of 8 up to 65528 (u16 record size) */
+			if (*end || v == 0 || v > 65528) {
+				cli_error("invalid dwarf stack size '%s'; give 8..65528 bytes",
+					  arg + 6);
+				return -1;
+			}
+			a->stack_size = (unsigned)((v + 7) & ~7UL);
+		}
+		return 0;
+	}
+	cli_error("invalid call graph mode '%s'; use fp or dwarf[,size]", arg);
+	return -1;
+}
+
+static int opt_freq(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	char *end;
+	(void)o;
+	if (!strcmp(arg, "max")) {
+		long max = 0;
+
+		pev_sysctl_read(PEV_SYSCTL_MAX_SAMPLE_RATE, &max);
+		a->freq = max > 0 ? max : 1000;
+		return 0;
+	}
+	a->freq = strtol(arg, &end, 10);
+	if (*end || a->freq <= 0) {
+		cli_error("invalid frequency '%s'; give Hz (e.g. -F 999) or 'max'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* -m pages (a power of two) or a size with B/K/M/G (rounded up to a power
+ * of two pages, as perf does). */
+static int opt_mmap_pages(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 0);
+	long page = sysconf(_SC_PAGESIZE);
+	(void)o;
+	if (end == arg)
+		goto bad;
+	if (*end) {
+		unsigned long long mul = 0;
+
+		switch (*end) {
+		case 'B': case 'b': mul = 1; break;
+		case 'K': case 'k': mul = 1ULL << 10; break;
+		case 'M': case 'm': mul = 1ULL << 20; break;
+		case 'G': case 'g': mul = 1ULL << 30; break;
+		}
+		if (!mul || end[1])
+			goto bad;
+		v = (v * mul + (unsigned long long)page - 1) / (unsigned long long)page;
+		unsigned long long p = 1;
+
+		while (p < v)
+			p <<= 1;
+		v = p;
+	}
+	if (v == 0 || (v & (v - 1)) || v > (1ULL << 24))
+		goto bad;
+	a->mmap_pages = (unsigned)v;
+	return 0;
+bad:
+	cli_error("invalid mmap size '%s'; give a power of two pages or a size like 512K",
+		  arg);
+	return -1;
+}
+
+static int opt_z(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	(void)o;
+	a->zlevel = 1;
+	if (arg) {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (*end || v < 1 || v > 22) {
+			cli_error("invalid compression level '%s'; give 1..22", arg);
+			return -1;
+		}
+		a->zlevel = (int)v;
+	}
+	return 0;
+}
+
+/* perf: an existing, non-empty output becomes NAME.old. */
+static int open_output(struct rec *r)
+{
+	struct stat st;
+
+	if (!r->path) {
+		/* perf writes a pipe stream when stdout is a FIFO and no -o. */
+		r->path = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode) ?
+			"-" : "perf.data";
+	}
+	if (!strcmp(r->path, "-")) {
+		r->pipe = true;
+		r->fd = STDOUT_FILENO;
+		return 0;
+	}
+	if (!stat(r->path, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		char old[PATH_MAX];
+
+		snprintf(old, sizeof(old), "%s.old", r->path);
+		if (rename(r->path, old) < 0) {
+			cli_error("cannot rename '%s' to '%s': %s; remove it or use -o",
+				  r->path, old, strerror(errno));
+			return -errno;
+		}
+	}
+	r->fd = open(r->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (r->fd < 0) {
+		cli_error("cannot create '%s': %s; check the directory or use -o",
+			  r->path, strerror(errno));
+		return -errno;
+	}
+	fchmod(r->fd, 0600);
+	return 0;
+}
+
+static int write_error(struct rec *r, int err)
+{
+	double mb = (double)r->round_end / 1024.0 / 1024.0;
+
+	if (r->pipe) {
+		cli_error("cannot write the perf.data stream to stdout: %s; "
+			  "check the reader of the pipe", strerror(-err));
+		return 0;
+	}
+	int e = rec_recover_truncated(r);
+
+	if (e < 0)
+		cli_error("cannot write '%s': %s; the file could not be repaired (%s) "
+			  "and is incomplete", r->path, strerror(-err), strerror(-e));
+	else
+		cli_error("cannot write '%s': %s; the file holds the data up to the last "
+			  "complete round (%.3f MB); free disk space or raise the file "
+			  "size limit (ulimit -f)", r->path, strerror(-err), mb);
+	return 0;
+}
+
+/* CMDLINE: perf's own path, then its arguments. */
+static int set_cmdline(struct rec *r)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char **v = calloc((size_t)r->cmd_argc + 1, sizeof(*v));
+	int e;
+
+	if (!v)
+		return -ENOMEM;
+	exe[n > 0 ? n : 0] = '\0';
+	v[0] = n > 0 ? exe : "perfev";
+	for (int i = 0; i < r->cmd_argc; i++)
+		v[i + 1] = r->cmd_argv[i];
+	e = pev_data_features_set_cmdline(pev_data_writer_features(r->w),
+					  r->cmd_argc + 1, v);
+	free(v);
+	return e;
+}
+
+static int start_output(struct rec *r)
+{
+	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = r->pipe,
+					   .compress_level = r->o.zlevel };
+	int e;
+
+	r->w = pev_data_writer_new(r->fd, &wo);
+	if (!r->w)
+		return -errno;
+	for (size_t i = 0; i < r->nev; i++) {
+		e = pev_data_writer_add_attr(r->w, &r->ev[i].attr.attr, r->ev[i].ids,
+					     r->ev[i].nids, r->ev[i].name);
+		if (e < 0)
+			return e;
+	}
+	struct pev_data_features *f = pev_data_writer_features(r->w);
+
+	if ((e = pev_data_features_from_host(f)) < 0 || (e = set_cmdline(r)) < 0)
+		return e;
+	if ((e = pev_data_writer_start(r->w)) < 0)
+		return e;
+
+	/* The state that exists already: kernel map, modules, the tasks. */
+	struct pev_synth_opts so = { .size = sizeof(so), .attr = &r->ev[0].attr.attr,
+				     .id = r->ev[0].nids ? r->ev[0].ids[0] : 0,
+				     .cpu = (uint32_t)r->cpus[0], .data_mmaps = r->o.dwarf };
+	long n = pev_synth_kernel_mmap(&so, pev_data_writer_emit, r->w);
+
+	if (n >= 0)
+		n = pev_synth_modules(&so, pev_data_writer_emit, r->w);
+	if (n >= 0 && r->cpu_wide)
+		n = pev_synth_all_processes(&so, pev_data_writer_emit, r->w);
+	else if (n >= 0 && r->wl)
+		n = pev_synth_process(pev_workload_pid(r->wl), &so, pev_data_writer_emit, r->w);
+	for (size_t t = 0; n >= 0 && !r->cpu_wide && !r->wl && t < r->nthreads; t++) {
+		long m = pev_synth_process(r->threads[t], &so, pev_data_writer_emit, r->w);
+
+		n = m == -ESRCH ? 0 : m;	/* ended meanwhile */
+	}
+	if (n < 0 && n != -ENOENT && n != -EACCES) {
+		r->write_err = (int)n;
+		return (int)n;
+	}
+	r->round_end = pev_data_writer_data_size(r->w);
+	return 0;
+}
+
+static int check_freq(struct rec *r)
+{
+	long max = 0;
+
+	if (r->o.period)
+		return 0;
+	if (!r->o.freq)
+		r->o.freq = 4000;
+	if (pev_sysctl_read(PEV_SYSCTL_MAX_SAMPLE_RATE, &max) == 0 && max > 0 &&
+	    r->o.freq > max) {
+		/* perf lowers the rate with a warning (--strict-freq aside). */
+		cli_warn("lowering the sampling frequency from %ld to %ld Hz (the "
+			 "maximum); raise /proc/sys/kernel/perf_event_max_sample_rate "
+			 "to sample faster", r->o.freq, max);
+		r->o.freq = max;
+	}
+	return 0;
+}
+
+/* Ends the workload if the recording stopped before it, and returns its
+ * exit code (or -1 when there is none). */
+static int reap_workload(struct rec *r)
+{
+	int st = 0;
+
+	if (!r->wl)
+		return -1;
+	if (pev_workload_poll(r->wl, &st) == 0) {
+		pev_workload_kill(r->wl, SIGTERM);
+		while (pev_workload_wait(r->wl, &st) == -EINTR)
+			;
+	}
+	return pev_wait_status_code(st);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec r = { .fd = -1, .first_time = UINT64_MAX };
+	struct rec_opts *o = &r.o;
+	const struct opt opts[] = {
+		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to sample (repeatable; {a,b}:S samples the leader and reads the group)", opt_event, 0 },
+		{ OPT_CALLBACK, 'F', "freq", NULL, "Hz", "sampling frequency (default 4000; 'max')", opt_freq, 0 },
+		{ OPT_LONG, 'c', "count", &o->period, "period", "sample every period events", NULL, 0 },
+		{ OPT_CALLBACK, 'g', NULL, NULL, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "call-graph", NULL, "fp|dwarf[,size]", "call chain mode; dwarf copies size bytes of user stack (8192)", opt_call_graph, 0 },
+		{ OPT_BOOL, 'a', "all-cpus", &o->all_cpus, NULL, "system-wide on every CPU", NULL, 0 },
+		{ OPT_STRING, 'C', "cpu", &o->cpus, "cpus", "system-wide on these CPUs (0-3,5)", NULL, 0 },
+		{ OPT_STRING, 'p', "pid", &o->pids, "pid,...", "sample existing processes", NULL, 0 },
+		{ OPT_STRING, 't', "tid", &o->tids, "tid,...", "sample existing threads", NULL, 0 },
+		{ OPT_BOOL, 'i', "no-inherit", &o->no_inherit, NULL, "do not follow child tasks", NULL, 0 },
+		{ OPT_BOOL, 0, "switch-events", &o->switch_events, NULL, "record context switches", NULL, 0 },
+		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "pages", "ring buffer data pages per CPU (power of two, or 512K)", opt_mmap_pages, 0 },
+		{ OPT_STRING, 'o', "output", &o->output, "file", "output file (default perf.data; - for a pipe stream)", NULL, 0 },
+		{ OPT_CALLBACK, 'z', "compression-level", NULL, "n", "compress records with zstd (level 1..22, default 1)", opt_z, OPT_OPTARG },
+		{ OPT_BOOL, 'B', "no-buildid", &o->no_buildid, NULL, "do not collect build ids", NULL, 0 },
+		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no summary", NULL, 0 },
+		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more messages", NULL, 0 },
+		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+	};
+	int first = opt_parse(argc, argv, opts, usage, OPT_PARSE_STOP_AT_NON_OPTION, o);
+	int ret = EXIT_ERROR, e;
+
+	if (first == OPT_HELP)
+		return EXIT_OK;
+	if (first < 0)
+		return EXIT_USAGE;
+	r.argc = argc - first;
+	r.argv = r.argc > 0 ? argv + first : NULL;
+	r.cmd_argc = argc;
+	r.cmd_argv = argv;
+	r.path = o->output;
+	if (!r.argv && !o->all_cpus && !o->cpus && !o->pids && !o->tids) {
+		cli_error("nothing to record; give a command, or -p, -t, -a or -C");
+		opt_usage(opts, usage, true);
+		return EXIT_USAGE;
+	}
+	if ((o->pids || o->tids) && r.argv) {
+		cli_error("'-p'/'-t' and a command exclude each other; give one of them");
+		return EXIT_USAGE;
+	}
+	if (o->period < 0) {
+		cli_error("invalid period '%ld'; give a positive count", o->period);
+		return EXIT_USAGE;
+	}
+	check_freq(&r);
+	r.cpu_wide = o->all_cpus || o->cpus;
+
+	if (r.argv) {
+		r.wl = pev_workload_new(r.argv, NULL);
+		if (!r.wl) {
+			cli_error("cannot start '%s': %s", r.argv[0], strerror(errno));
+			return EXIT_ERROR;
+		}
+	}
+	/* After the fork: the workload keeps the default dispositions. */
+	rec_signals_install();
+	if (rec_setup_targets(&r) < 0 || rec_setup_events(&r) < 0)
+		goto out;
+	if (rec_open_events(&r) < 0 || rec_mmap_rings(&r) < 0)
+		goto out;
+	if (open_output(&r) < 0)
+		goto out;
+	if ((e = start_output(&r)) < 0) {
+		if (r.write_err)
+			write_error(&r, e);
+		else
+			cli_error("cannot start '%s': %s", r.pipe ? "(pipe)" : r.path,
+				  strerror(-e));
+		goto out;
+	}
+	/* Task events of a workload start at its exec (enable_on_exec); the
+	 * others now, before the workload execs, so that its COMM and MMAP2
+	 * records are seen. */
+	if (!r.wl || r.cpu_wide)
+		for (size_t i = 0; i < r.nev; i++)
+			for (size_t s = 0; r.ev[i].leader == (int)i &&
+			     s < r.nthreads * r.ncpus; s++)
+				if (r.ev[i].fds[s] >= 0)
+					pev_ioc_enable(r.ev[i].fds[s], false);
+	if (r.wl) {
+		e = pev_workload_start(r.wl);
+		if (e < 0) {
+			cli_error("cannot run '%s': %s; check the command's name and PATH",
+				  r.argv[0], strerror(-e));
+			goto out;
+		}
+	}
+
+	e = rec_run(&r);
+	int wl_code = reap_workload(&r);
+
+	if (!e)
+		e = rec_write_lost_samples(&r);
+	if (!e && r.first_time <= r.last_time)
+		pev_data_writer_sample_time(r.w, r.first_time, r.last_time);
+	if (!e && !r.pipe && !o->no_buildid && rec_collect_build_ids(&r) < 0 && o->verbose)
+		cli_warn("cannot read '%s' back for build ids", r.path);
+	if (!e)
+		e = pev_data_writer_finish(r.w);
+	if (e) {
+		write_error(&r, e);
+		rec_summary(&r);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	rec_summary(&r);
+	ret = wl_code >= 0 ? wl_code : EXIT_OK;
+	if (rec_signal) {
+		/* perf dies of the signal that stopped it, after the file is
+		 * complete. */
+		int sig = rec_signal;
+
+		rec_close(&r);
+		if (r.fd >= 0 && !r.pipe)
+			close(r.fd);
+		signal(sig, SIG_DFL);
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+		return 128 + sig;
+	}
+out:
+	if (r.wl && ret == EXIT_ERROR)
+		reap_workload(&r);
+	pev_workload_free(r.wl);
+	rec_close(&r);
+	if (r.fd >= 0 && !r.pipe)
+		close(r.fd);
+	return ret;
+}

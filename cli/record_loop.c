@@ -1,0 +1,268 @@
+/* perfev record: signals, the drain loop (perf's record__mmap_read_all:
+ * every ring copied verbatim, a FINISHED_ROUND after each pass that wrote
+ * data, a final synchronous pass after disabling), the LOST_SAMPLES read
+ * at the end, and cutting a file back to its last complete round when a
+ * write failed. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "record.h"
+
+volatile sig_atomic_t rec_signal;
+volatile sig_atomic_t rec_child_exited;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		rec_child_exited = 1;
+	else
+		rec_signal = sig;
+}
+
+/* Handlers without SA_RESTART; the signals stay blocked except inside
+ * ppoll(), so none can slip in between a check and the wait. */
+void rec_signals_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t set;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	/* A write past RLIMIT_FSIZE must fail with EFBIG, not kill us; a
+	 * closed pipe must be an error we report. */
+	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* Copies len bytes at logical offset off of the spans into out. */
+static void span_copy(const struct pev_ring_span *sp, int n, size_t off,
+		      void *out, size_t len)
+{
+	unsigned char *o = out;
+
+	for (int i = 0; i < n && len; i++) {
+		if (off >= sp[i].size) {
+			off -= sp[i].size;
+			continue;
+		}
+		size_t k = sp[i].size - off < len ? sp[i].size - off : len;
+
+		memcpy(o, (const unsigned char *)sp[i].data + off, k);
+		o += k;
+		len -= k;
+		off = 0;
+	}
+}
+
+/* The only per-record work of the hot path: the headers are walked to
+ * count samples and LOST records and to keep SAMPLE_TIME; the bytes
+ * themselves go to the file untouched. */
+static void account(struct rec *r, const struct pev_ring_span *sp, int n,
+		    size_t total)
+{
+	size_t time_off = 8 + 16 +
+		(r->ev[0].attr.attr.sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
+	bool has_time = r->ev[0].attr.attr.sample_type & PERF_SAMPLE_TIME;
+
+	for (size_t off = 0; off + 8 <= total; ) {
+		struct perf_event_header h;
+		uint64_t v;
+
+		if (n && off + 8 <= sp[0].size)
+			memcpy(&h, (const unsigned char *)sp[0].data + off, 8);
+		else
+			span_copy(sp, n, off, &h, 8);
+		if (h.size < 8)
+			break;
+		if (h.type == PERF_RECORD_SAMPLE) {
+			r->samples++;
+			if (has_time && h.size >= time_off + 8) {
+				span_copy(sp, n, off + time_off, &v, 8);
+				if (v < r->first_time)
+					r->first_time = v;
+				if (v > r->last_time)
+					r->last_time = v;
+			}
+		} else if (h.type == PERF_RECORD_LOST && h.size >= 24) {
+			span_copy(sp, n, off + 16, &v, 8);
+			r->lost += v;
+			r->lost_records++;
+		}
+		off += h.size;
+	}
+}
+
+/* One pass over every ring; a FINISHED_ROUND when it wrote anything. */
+static int drain_pass(struct rec *r)
+{
+	bool wrote = false;
+	int err = 0;
+
+	for (size_t i = 0; i < r->nrings && !err; i++) {
+		struct pev_ring *ring = r->rings[i];
+		struct pev_ring_span sp[2];
+
+		if (pev_ring_read_init(ring) <= 0)
+			continue;
+		int n = pev_ring_read_spans(ring, sp);
+		const void *bufs[2];
+		size_t lens[2], total = 0;
+
+		for (int k = 0; k < n; k++) {
+			bufs[k] = sp[k].data;
+			lens[k] = sp[k].size;
+			total += sp[k].size;
+		}
+		if (total) {
+			account(r, sp, n, total);
+			err = pev_data_writer_writev(r->w, bufs, lens, (size_t)n);
+			r->bytes += total;
+			wrote = true;
+		}
+		pev_ring_read_done(ring);
+	}
+	if (wrote && !err)
+		err = pev_data_writer_finished_round(r->w);
+	if (err) {
+		r->write_err = err;
+		return err;
+	}
+	if (wrote) {
+		r->round_end = pev_data_writer_data_size(r->w);
+		r->round_samples = r->samples;
+	}
+	return 0;
+}
+
+static void disable_all(struct rec *r)
+{
+	for (size_t i = 0; i < r->nev; i++) {
+		if (r->ev[i].leader != (int)i)
+			continue;
+		for (size_t s = 0; s < r->nthreads * r->ncpus; s++)
+			if (r->ev[i].fds[s] >= 0)
+				pev_ioc_disable(r->ev[i].fds[s], false);
+	}
+}
+
+int rec_run(struct rec *r)
+{
+	sigset_t open;
+	bool done = false;
+
+	sigprocmask(SIG_BLOCK, NULL, &open);
+	sigdelset(&open, SIGINT);
+	sigdelset(&open, SIGTERM);
+	sigdelset(&open, SIGCHLD);
+	while (!r->write_err) {
+		uint64_t before = r->bytes;
+
+		if (drain_pass(r) < 0 || done)
+			break;
+		if (rec_signal || (rec_child_exited && r->wl)) {
+			done = true;	/* one more pass, then stop */
+			continue;
+		}
+		if (r->bytes != before)
+			continue;
+		int n = ppoll(r->pfd, r->nrings, NULL, &open);
+
+		if (n > 0) {
+			size_t hup = 0;
+
+			r->wakeups++;
+			for (size_t i = 0; i < r->nrings; i++)
+				if (r->pfd[i].revents & (POLLHUP | POLLERR))
+					hup++;
+			/* Every monitored task is gone. */
+			if (hup == r->nrings)
+				done = true;
+		} else if (n < 0 && errno != EINTR) {
+			break;
+		}
+	}
+	disable_all(r);
+	if (!r->write_err)
+		drain_pass(r);	/* the final synchronous pass */
+	return r->write_err;
+}
+
+/* PERF_RECORD_LOST_SAMPLES for every fd whose read() reports lost
+ * samples (read_format LOST), as perf writes at the end. */
+int rec_write_lost_samples(struct rec *r)
+{
+	for (size_t i = 0; i < r->nev; i++) {
+		const struct perf_event_attr *a = &r->ev[i].attr.attr;
+
+		if (!(a->read_format & PERF_FORMAT_LOST))
+			continue;
+		for (size_t s = 0; s < r->nthreads * r->ncpus; s++) {
+			uint64_t buf[3 + 3 * 64];
+			int fd = r->ev[i].fds[s];
+
+			if (fd < 0 || (a->read_format & PERF_FORMAT_GROUP &&
+				       r->ev[i].leader != (int)i))
+				continue;
+			ssize_t got = read(fd, buf, sizeof(buf));
+			uint64_t n = a->read_format & PERF_FORMAT_GROUP ? buf[0] : 1;
+			const uint64_t *e = a->read_format & PERF_FORMAT_GROUP ? buf + 1 : buf;
+
+			if (got < (ssize_t)(8 * 3) || n > 64 ||
+			    (size_t)got < 8 * (3 * n + (e != buf)))
+				continue;
+			for (uint64_t k = 0; k < n; k++, e += 3) {
+				uint64_t rec[8] = { 0 };
+				struct perf_event_header *h = (void *)rec;
+
+				if (!e[2])
+					continue;
+				h->type = PERF_RECORD_LOST_SAMPLES;
+				rec[1] = e[2];
+				size_t t = pev_synth_sample_id(a, (uint32_t)-1,
+					(uint32_t)-1, 0, e[1],
+					(uint32_t)r->cpus[s % r->ncpus], &rec[2]);
+
+				h->size = (uint16_t)(16 + t);
+				int err = pev_data_writer_write(r->w, rec, h->size);
+
+				if (err) {
+					r->write_err = err;
+					return err;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* The writer could not write everything: the header is rewritten to hold
+ * exactly the data up to the last complete round (no features: they
+ * would not fit either), and the partial tail is cut off, so perf and
+ * perfev read the file without complaint. */
+int rec_recover_truncated(struct rec *r)
+{
+	uint64_t h[13];
+
+	if (r->pipe)
+		return 0;
+	if (pread(r->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return -EIO;
+	h[6] = r->round_end;			/* data.size */
+	memset(&h[9], 0, 4 * sizeof(uint64_t));	/* no features */
+	if (pwrite(r->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return -errno;
+	if (ftruncate(r->fd, (off_t)(h[5] + r->round_end)) < 0)
+		return -errno;
+	r->recovered = true;
+	r->samples = r->round_samples;
+	return 0;
+}

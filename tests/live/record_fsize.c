@@ -1,0 +1,63 @@
+/* The file system refuses more (RLIMIT_FSIZE of 64 KiB): perfev says so,
+ * exits 1, and the file keeps every complete round: the header's data
+ * size ends at a round, so our reader and perf report read it without
+ * recovery or warnings. */
+#include <sys/resource.h>
+#include "record_util.h"
+
+int main(void)
+{
+	const char *out = rt_tmp("fsize.data"), *errf = rt_tmp("fsize.err");
+	int st;
+	struct stat sb;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct rlimit rl = { 65536, 65536 };
+		int fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		dup2(fd, 2);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		execl(t_perfev(), t_perfev(), "record", "-e", "cpu-clock", "-F", "4000",
+		      "-g", "-m", "4", "-o", out, "--", rt_work(), "-m", "3000", (char *)NULL);
+		_exit(127);
+	}
+	CHECK_EQ_INT(waitpid(pid, &st, 0), pid);
+	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %#x", st);
+
+	char msg[4096] = "";
+	FILE *f = fopen(errf, "r");
+
+	if (f) {
+		size_t n = fread(msg, 1, sizeof(msg) - 1, f);
+
+		msg[n] = '\0';
+		fclose(f);
+	}
+	CHECK_MSG(strstr(msg, "perfev: error: cannot write '") &&
+		  strstr(msg, "File too large") && strstr(msg, "last complete round"),
+		  "stderr: %s", msg);
+	CHECK_OK(stat(out, &sb));
+	CHECK(sb.st_size <= 65536 && sb.st_size > 4096);
+	struct rt_stats s = rt_read(out);
+
+	CHECK_MSG(s.ok && !s.recovered, "read: %s", s.err);
+	CHECK(s.samples > 20 && s.rounds >= 1);
+	if (!access("/usr/bin/perf", X_OK)) {
+		char cmd[1024];
+		struct t_run r;
+
+		snprintf(cmd, sizeof(cmd), "/usr/bin/perf report --stdio -i %s", out);
+		CHECK_OK(t_run_argv((char *const[]){ "sh", "-c", cmd, NULL }, NULL, &r));
+		CHECK_MSG(r.exit_code == 0 && !strstr(r.err, "WARNING") &&
+			  !strstr(r.err, "rror"), "perf report: %d: %s", r.exit_code, r.err);
+		char want[64];
+
+		snprintf(want, sizeof(want), "# Samples: %llu ", (unsigned long long)s.samples);
+		CHECK_MSG(strstr(r.out, want) != NULL, "perf report: no '%s'", want);
+		t_run_free(&r);
+	}
+	unlink(out);
+	unlink(errf);
+	return t_done();
+}
