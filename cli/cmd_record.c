@@ -394,6 +394,7 @@ int cmd_record(int argc, char **argv)
 		if (e < 0) {
 			cli_error("cannot run '%s': %s; check the command's name and PATH",
 				  r.argv[0], strerror(-e));
+			ret = 127;	/* as perfev stat and a shell do */
 			goto out;
 		}
 	}

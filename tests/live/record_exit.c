@@ -26,7 +26,7 @@ int main(void)
 
 	CHECK_OK(T_RUN_PERFEV(&r, "record", "-q", "-o", (char *)out, "--",
 			      "/nonexistent/perfev-cmd"));
-	CHECK_EQ_INT(r.exit_code, 1);
+	CHECK_EQ_INT(r.exit_code, 127);
 	CHECK(strstr(r.err, "/nonexistent/perfev-cmd") != NULL);
 	t_run_free(&r);
 
