@@ -23,10 +23,13 @@ fi
 now() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-: >"$tmp/bare"; : >"$tmp/perfev"; : >"$tmp/perf"
+: >"$tmp/bare"; : >"$tmp/floor"; : >"$tmp/perfev"; : >"$tmp/perf"
+floor=$build/examples/sample_floor
 for ((i = 0; i < runs; i++)); do
   t0=$(now); "$work"; t1=$(now)
   echo $(( (t1 - t0) / 1000 )) >>"$tmp/bare"
+  # the kernel's own cost: the same sampling with nobody reading the rings
+  [ -x "$floor" ] && echo $(( $("$floor" $rate -g -- "$work") * 1000 )) >>"$tmp/floor"
   t0=$(now); "$perfev" record -F $rate -g -o "$tmp/x" -- "$work" 2>"$tmp/x.err"; t1=$(now)
   echo $(( (t1 - t0) / 1000 )) >>"$tmp/perfev"
   grep -o '([0-9]* samples)' "$tmp/x.err" | tr -dc '0-9' >>"$tmp/perfev.samples"; echo >>"$tmp/perfev.samples"
@@ -43,6 +46,10 @@ done
 bare=$(median <"$tmp/bare")
 printf '%-28s %10s %8s %10s %8s\n' "" "median ms" "ratio" "samples" "lost"
 printf '%-28s %10.1f %8s %10s %8s\n' "bare" "$(echo "$bare/1000" | bc -l)" "1.000" "-" "-"
+if [ -s "$tmp/floor" ]; then
+  f=$(median <"$tmp/floor")
+  printf '%-28s %10.1f %8.3f %10s %8s\n' "kernel floor (no reader)" "$(echo "$f/1000" | bc -l)" "$(echo "$f/$bare" | bc -l)" "-" "-"
+fi
 for t in perfev perf; do
   [ -s "$tmp/$t" ] || continue
   m=$(median <"$tmp/$t")

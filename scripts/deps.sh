@@ -9,7 +9,7 @@ PKGS=(
   libbz2-dev liblzma-dev     # static link of the CLI (libdw.a needs them)
   clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)
   linux-perf                 # the oracle for compatibility tests and benches
-  hyperfine                  # benchmarks
+  hyperfine bc               # benchmarks
   passwd                     # useradd, for the unprivileged permission tests
 )
 missing=()
