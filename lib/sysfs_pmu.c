@@ -13,35 +13,9 @@
 
 #include <perfev/pmu.h>
 #include "sysfs_internal.h"
+#include "util.h"
 
 #define DEVICES "/bus/event_source/devices"
-
-int pev__read_file_at(int dirfd, const char *name, char *buf, size_t size)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (len + 1 < size) {
-		ssize_t n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = -errno;
-			close(fd);
-			return e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
-		buf[--len] = '\0';
-	return (int)len;
-}
 
 const char *pev__sysfs_root(const char *root)
 {

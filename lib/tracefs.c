@@ -13,6 +13,7 @@
 
 #include <perfev/tracefs.h>
 #include "sysfs_internal.h"
+#include "util.h"
 
 #ifndef TRACEFS_MAGIC
 #define TRACEFS_MAGIC 0x74726163
