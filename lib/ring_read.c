@@ -20,6 +20,7 @@
 #include <perfev/ring.h>
 #include <perfev/sys.h>
 #include "ring_internal.h"
+#include "util.h"
 
 #define SCRATCH_SIZE 65536	/* perf_event_header.size is a u16 */
 
@@ -86,14 +87,8 @@ static void resume_output(struct pev_ring *r)
 
 static int push_off(struct pev_ring *r, uint64_t pos)
 {
-	if (r->n_offs == r->cap_offs) {
-		size_t cap = r->cap_offs ? r->cap_offs * 2 : 256;
-		uint64_t *o = realloc(r->offs, cap * sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-		r->offs = o;
-		r->cap_offs = cap;
-	}
+	if (pev__grow_array(r->offs, &r->cap_offs, r->n_offs + 1, 256))
+		return -ENOMEM;
 	r->offs[r->n_offs++] = pos;
 	return 0;
 }

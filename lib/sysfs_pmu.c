@@ -48,20 +48,6 @@ static int cmp_cap(const void *a, const void *b)
 	return strcmp(((const struct pev_pmu_cap *)a)->key, ((const struct pev_pmu_cap *)b)->key);
 }
 
-/* Grow *arr (of elem-sized items) to hold n + 1. */
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 8;
-	void *na = realloc(*arr, nc * elem);
-	if (!na)
-		return -ENOMEM;
-	*arr = na;
-	*cap = nc;
-	return 0;
-}
-
 static int load_formats(struct pev_pmu *pmu, int pmufd, const char *path,
 			char *err, size_t errlen)
 {
@@ -94,7 +80,7 @@ static int load_formats(struct pev_pmu *pmu, int pmufd, const char *path,
 			ret = -EINVAL;
 			break;
 		}
-		if ((ret = grow((void **)&pmu->formats, &cap, pmu->nr_formats, sizeof(*pmu->formats))))
+		if ((ret = pev__grow_array(pmu->formats, &cap, pmu->nr_formats + 1, 8)))
 			break;
 		struct pev_pmu_format *f = &pmu->formats[pmu->nr_formats];
 		f->name = strdup(de->d_name);
@@ -184,7 +170,7 @@ static int load_aliases(struct pev_pmu *pmu, int pmufd, const char *path,
 			continue;
 		if (pev__read_file_at(fd, de->d_name, text, sizeof(text)) < 0)
 			continue;
-		if ((ret = grow((void **)&pmu->aliases, &cap, pmu->nr_aliases, sizeof(*pmu->aliases))))
+		if ((ret = pev__grow_array(pmu->aliases, &cap, pmu->nr_aliases + 1, 8)))
 			break;
 		struct pev_pmu_alias *a = &pmu->aliases[pmu->nr_aliases];
 		memset(a, 0, sizeof(*a));
@@ -228,7 +214,7 @@ static int load_caps(struct pev_pmu *pmu, int pmufd)
 			continue;
 		if (pev__read_file_at(fd, de->d_name, text, sizeof(text)) < 0)
 			continue;
-		if ((ret = grow((void **)&pmu->caps, &cap, pmu->nr_caps, sizeof(*pmu->caps))))
+		if ((ret = pev__grow_array(pmu->caps, &cap, pmu->nr_caps + 1, 8)))
 			break;
 		struct pev_pmu_cap *c = &pmu->caps[pmu->nr_caps];
 		c->key = strdup(de->d_name);
@@ -432,7 +418,7 @@ PEV_EXPORT struct pev_pmu_list *pev_pmu_list_load(const char *sysfs_root)
 		int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if ((ret = grow((void **)&list->pmus, &cap, list->n, sizeof(*list->pmus)))) {
+		if ((ret = pev__grow_array(list->pmus, &cap, list->n + 1, 8))) {
 			close(fd);
 			break;
 		}

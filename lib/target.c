@@ -11,6 +11,7 @@
 
 #include <perfev/target.h>
 #include "target_priv.h"
+#include "util.h"
 
 struct pev_target {
 	enum pev_target_kind kind;
@@ -68,15 +69,8 @@ static int add_thread(struct pev_target *t, size_t *cap, pid_t tid)
 	for (size_t i = 0; i < t->nr_threads; i++)
 		if (t->threads[i] == tid)
 			return 0;
-	if (t->nr_threads == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		pid_t *n = realloc(t->threads, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->threads = n;
-		*cap = ncap;
-	}
+	if (pev__grow_array(t->threads, cap, t->nr_threads + 1, 8))
+		return -ENOMEM;
 	t->threads[t->nr_threads++] = tid;
 	return 0;
 }

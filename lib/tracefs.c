@@ -140,14 +140,8 @@ static int list_dirs(int dirfd, const char *sub, const char *glob, char ***out, 
 			continue;
 		if (glob && fnmatch(glob, de->d_name, 0))
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 64;
-			char **nv = realloc(v, nc * sizeof(*v));
-			if (!nv)
-				goto nomem;
-			v = nv;
-			cap = nc;
-		}
+		if (pev__grow_array(v, &cap, n + 1, 64))
+			goto nomem;
 		if (!(v[n] = strdup(de->d_name)))
 			goto nomem;
 		n++;

@@ -14,4 +14,13 @@ PEV_HIDDEN int pev__read_small(int dirfd, const char *path, char *buf, size_t si
 /* pev__read_small(), then trailing newlines, spaces and tabs trimmed. */
 PEV_HIDDEN int pev__read_file_at(int dirfd, const char *name, char *buf, size_t size);
 
+/* Make the array at *arrp (a pointer to a pointer to elem-sized items) hold
+ * at least need items; the capacity doubles from first.  0 or -ENOMEM, and
+ * on failure the array and *cap are unchanged. */
+PEV_HIDDEN int pev__grow(void *arrp, size_t *cap, size_t need, size_t elem, size_t first);
+
+/* pev__grow() for an array lvalue: pev__grow_array(v->items, &v->cap, n + 1, 8). */
+#define pev__grow_array(arr, cap, need, first) \
+	pev__grow(&(arr), (cap), (need), sizeof(*(arr)), (first))
+
 #endif
