@@ -48,22 +48,37 @@ static int cmp_cap(const void *a, const void *b)
 	return strcmp(((const struct pev_pmu_cap *)a)->key, ((const struct pev_pmu_cap *)b)->key);
 }
 
+/* Open <pmu>/<sub> for listing: NULL with *ret 0 when the PMU has none. */
+static DIR *open_subdir(int pmufd, const char *sub, int *ret)
+{
+	int fd = openat(pmufd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+
+	*ret = 0;
+	if (fd < 0) {
+		if (errno != ENOENT)
+			*ret = -errno;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		*ret = -errno;
+		close(fd);
+	}
+	return d;
+}
+
 static int load_formats(struct pev_pmu *pmu, int pmufd, const char *path,
 			char *err, size_t errlen)
 {
-	int fd = openat(pmufd, "format", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
+	DIR *d = open_subdir(pmufd, "format", &ret);
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	if (!d)
+		return ret;
+	int fd = dirfd(d);
 	while ((de = readdir(d))) {
 		char text[256], why[160];
 		int word;
@@ -112,14 +127,21 @@ static bool is_alias_side_file(const char *name)
 	return false;
 }
 
+/* Read the attribute file <alias><suffix> (its name left in fname):
+ * its length, or <= 0 when it is absent or empty. */
+static int read_alias_attr(int evfd, const char *alias, const char *suffix,
+			   char *fname, size_t fnlen, char *text, size_t size)
+{
+	snprintf(fname, fnlen, "%s%s", alias, suffix);
+	return pev__read_file_at(evfd, fname, text, size);
+}
+
 static int load_alias_extras(struct pev_pmu_alias *a, int evfd, const char *path,
 			     char *err, size_t errlen)
 {
 	char fname[512], text[256];
-	int n;
 
-	snprintf(fname, sizeof(fname), "%s.scale", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0) {
+	if (read_alias_attr(evfd, a->name, ".scale", fname, sizeof(fname), text, sizeof(text)) > 0) {
 		char *end;
 		errno = 0;
 		double s = strtod(text, &end);
@@ -130,17 +152,14 @@ static int load_alias_extras(struct pev_pmu_alias *a, int evfd, const char *path
 		}
 		a->scale = s;
 	}
-	snprintf(fname, sizeof(fname), "%s.unit", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0) {
+	if (read_alias_attr(evfd, a->name, ".unit", fname, sizeof(fname), text, sizeof(text)) > 0) {
 		free(a->unit);
 		if (!(a->unit = strdup(text)))
 			return -ENOMEM;
 	}
-	snprintf(fname, sizeof(fname), "%s.per-pkg", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0)
+	if (read_alias_attr(evfd, a->name, ".per-pkg", fname, sizeof(fname), text, sizeof(text)) > 0)
 		a->per_pkg = text[0] == '1';
-	snprintf(fname, sizeof(fname), "%s.snapshot", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0)
+	if (read_alias_attr(evfd, a->name, ".snapshot", fname, sizeof(fname), text, sizeof(text)) > 0)
 		a->snapshot = text[0] == '1';
 	return 0;
 }
@@ -148,19 +167,14 @@ static int load_alias_extras(struct pev_pmu_alias *a, int evfd, const char *path
 static int load_aliases(struct pev_pmu *pmu, int pmufd, const char *path,
 			char *err, size_t errlen)
 {
-	int fd = openat(pmufd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
+	DIR *d = open_subdir(pmufd, "events", &ret);
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	if (!d)
+		return ret;
+	int fd = dirfd(d);
 	while ((de = readdir(d))) {
 		char text[1024];
 
@@ -194,19 +208,14 @@ static int load_aliases(struct pev_pmu *pmu, int pmufd, const char *path,
 
 static int load_caps(struct pev_pmu *pmu, int pmufd)
 {
-	int fd = openat(pmufd, "caps", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
+	DIR *d = open_subdir(pmufd, "caps", &ret);
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	if (!d)
+		return ret;
+	int fd = dirfd(d);
 	while ((de = readdir(d))) {
 		char text[1024];
 
