@@ -426,6 +426,23 @@ static bool raw_like(const char *s, size_t len)
 	return true;
 }
 
+int pev__new_symbolic_event(struct parse_ctx *c, size_t pos, size_t errlen,
+			    const struct pev_symbolic_event *sym, const char *name,
+			    size_t namelen, struct pev_event **out)
+{
+	struct pev_event *e = pev__new_event(c, pos, sym->type, sym->config, name, namelen,
+					     sym->type == PERF_TYPE_HARDWARE ? "cpu" : "software");
+
+	if (!e)
+		return -ENOMEM;
+	if (sym->type == PERF_TYPE_SOFTWARE &&
+	    (sym->config == PERF_COUNT_SW_CPU_CLOCK || sym->config == PERF_COUNT_SW_TASK_CLOCK) &&
+	    pev__set_str(&e->unit, "msec", 4))
+		return pev__perr(c, pos, errlen, ENOMEM, "out of memory");
+	*out = e;
+	return 0;
+}
+
 /* Symbolic, hw-cache and raw names: 1 appended, 0 not one, < 0 error. */
 static int parse_builtin(struct parse_ctx *c, size_t pos, size_t len)
 {
@@ -436,17 +453,8 @@ static int parse_builtin(struct parse_ctx *c, size_t pos, size_t len)
 	uint64_t config;
 	int r;
 
-	if (sym) {
-		e = pev__new_event(c, pos, sym->type, sym->config, s, len,
-				   sym->type == PERF_TYPE_HARDWARE ? "cpu" : "software");
-		if (!e)
-			return -ENOMEM;
-		if (sym->type == PERF_TYPE_SOFTWARE &&
-		    (sym->config == PERF_COUNT_SW_CPU_CLOCK || sym->config == PERF_COUNT_SW_TASK_CLOCK) &&
-		    pev__set_str(&e->unit, "msec", 4))
-			return pev__perr(c, pos, len, ENOMEM, "out of memory");
-		return 1;
-	}
+	if (sym)
+		return (r = pev__new_symbolic_event(c, pos, len, sym, s, len, &e)) ? r : 1;
 	r = pev__cache_parse(s, len, &config, why, sizeof(why));
 	if (r < 0)
 		return pev__perr(c, pos, len, EINVAL, "'%.*s' is not a valid cache event: %s",
