@@ -245,8 +245,7 @@ PEV_EXPORT int pev_ring_read_next(struct pev_ring *r, const struct perf_event_he
 
 PEV_EXPORT int pev_ring_read_spans(struct pev_ring *r, struct pev_ring_span span[2])
 {
-	uint64_t from, to, off, first, len;
-	int n = 0;
+	uint64_t from, to;
 
 	if (!r || !span)
 		return -EINVAL;
@@ -261,18 +260,7 @@ PEV_EXPORT int pev_ring_read_spans(struct pev_ring *r, struct pev_ring_span span
 		to = r->end;
 		r->pos = to;
 	}
-	len = to - from;
-	if (!len)
-		return 0;
-	off = from & r->mask;
-	first = r->size - off < len ? r->size - off : len;
-	span[n].data = r->data + off;
-	span[n++].size = (size_t)first;
-	if (first < len) {
-		span[n].data = r->data;
-		span[n++].size = (size_t)(len - first);
-	}
-	return n;
+	return pev__ring_spans(span, r->data, r->size, from, to - from);
 }
 
 PEV_EXPORT int pev_ring_read_done(struct pev_ring *r)
