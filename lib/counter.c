@@ -9,6 +9,7 @@
 #include <perfev/counter.h>
 #include <perfev/sys.h>
 #include "counter_priv.h"
+#include "util.h"
 
 PEV_EXPORT struct pev_counters *pev_counters_new(const struct pev_counter_opts *opts)
 {
@@ -74,15 +75,8 @@ PEV_EXPORT int pev_counters_add_event(struct pev_counters *c,
 	size = e->attr->size ? e->attr->size : sizeof(struct perf_event_attr);
 	if (size < PERF_ATTR_SIZE_VER0 || size > sizeof(struct pev_attr))
 		return -EINVAL;
-	if (c->nr == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 8;
-		struct pev__cev *n = realloc(c->ev, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->ev = n;
-		c->cap = ncap;
-	}
+	if (pev__grow_array(c->ev, &c->cap, c->nr + 1, 8))
+		return -ENOMEM;
 	ev = &c->ev[idx];
 	memset(ev, 0, sizeof(*ev));
 	memcpy(&ev->attr, e->attr, size);

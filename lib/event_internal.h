@@ -52,6 +52,12 @@ int pev__perr(struct parse_ctx *c, size_t pos, size_t len, int code, const char 
 struct pev_event *pev__new_event(struct parse_ctx *c, size_t pos, uint32_t type,
 				 uint64_t config, const char *name, size_t namelen,
 				 const char *pmu);
+/* Append the symbolic event sym named name[0, namelen), on perf's "cpu"
+ * or "software" PMU (cpu-clock and task-clock count in msec); errors are
+ * recorded at [pos, pos+errlen).  0 with *out set, or -errno. */
+int pev__new_symbolic_event(struct parse_ctx *c, size_t pos, size_t errlen,
+			    const struct pev_symbolic_event *sym, const char *name,
+			    size_t namelen, struct pev_event **out);
 /* Keep s alive as long as the list (for config1 pointers); returns the
  * stable copy or NULL. */
 char *pev__own(struct parse_ctx *c, const char *s, size_t len);

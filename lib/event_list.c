@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "event_internal.h"
+#include "util.h"
 
 int pev__parse_spec(struct parse_ctx *c);
 
@@ -89,26 +90,9 @@ static int commit(struct parse_ctx *c)
 	struct pev_evlist *l = c->list;
 	size_t base = l->n;
 
-	if (l->n + c->n > l->cap) {
-		size_t nc = l->cap ? l->cap : 8;
-		while (nc < l->n + c->n)
-			nc *= 2;
-		struct pev_event *ne = realloc(l->ev, nc * sizeof(*ne));
-		if (!ne)
-			return -ENOMEM;
-		l->ev = ne;
-		l->cap = nc;
-	}
-	if (l->nowned + c->nowned > l->capowned) {
-		size_t nc = l->capowned ? l->capowned : 4;
-		while (nc < l->nowned + c->nowned)
-			nc *= 2;
-		char **no = realloc(l->owned, nc * sizeof(*no));
-		if (!no)
-			return -ENOMEM;
-		l->owned = no;
-		l->capowned = nc;
-	}
+	if (pev__grow_array(l->ev, &l->cap, l->n + c->n, 8) ||
+	    pev__grow_array(l->owned, &l->capowned, l->nowned + c->nowned, 4))
+		return -ENOMEM;
 	for (size_t i = 0; i < c->n; i++) {
 		struct pev_event *e = &c->ev[i];
 		e->index += (int)base;

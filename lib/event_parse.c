@@ -13,6 +13,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "event_internal.h"
+#include "util.h"
 
 #define MOD_LETTERS "ukhIGHpPSDeW"
 
@@ -89,14 +90,8 @@ char *pev__own(struct parse_ctx *c, const char *s, size_t len)
 {
 	char *copy = NULL;
 
-	if (c->nowned == c->capowned) {
-		size_t nc = c->capowned ? c->capowned * 2 : 4;
-		char **no = realloc(c->owned, nc * sizeof(*no));
-		if (!no)
-			return NULL;
-		c->owned = no;
-		c->capowned = nc;
-	}
+	if (pev__grow_array(c->owned, &c->capowned, c->nowned + 1, 4))
+		return NULL;
 	if (pev__set_str(&copy, s, len))
 		return NULL;
 	c->owned[c->nowned++] = copy;
@@ -110,16 +105,12 @@ struct pev_event *pev__new_event(struct parse_ctx *c, size_t pos, uint32_t type,
 	struct pev_event *e;
 
 	if (c->n == c->cap) {
-		size_t nc = c->cap ? c->cap * 2 : 8;
-		struct pev_event *ne = realloc(c->ev, nc * sizeof(*ne));
-		if (!ne)
+		/* ev and ex are parallel arrays sharing c->cap: grow ev
+		 * against a copy, then ex against c->cap to the same size. */
+		size_t evcap = c->cap;
+		if (pev__grow_array(c->ev, &evcap, c->n + 1, 8) ||
+		    pev__grow_array(c->ex, &c->cap, c->n + 1, 8))
 			goto nomem;
-		c->ev = ne;
-		struct ev_extra *nx = realloc(c->ex, nc * sizeof(*nx));
-		if (!nx)
-			goto nomem;
-		c->ex = nx;
-		c->cap = nc;
 	}
 	e = &c->ev[c->n];
 	memset(e, 0, sizeof(*e));
@@ -435,6 +426,23 @@ static bool raw_like(const char *s, size_t len)
 	return true;
 }
 
+int pev__new_symbolic_event(struct parse_ctx *c, size_t pos, size_t errlen,
+			    const struct pev_symbolic_event *sym, const char *name,
+			    size_t namelen, struct pev_event **out)
+{
+	struct pev_event *e = pev__new_event(c, pos, sym->type, sym->config, name, namelen,
+					     sym->type == PERF_TYPE_HARDWARE ? "cpu" : "software");
+
+	if (!e)
+		return -ENOMEM;
+	if (sym->type == PERF_TYPE_SOFTWARE &&
+	    (sym->config == PERF_COUNT_SW_CPU_CLOCK || sym->config == PERF_COUNT_SW_TASK_CLOCK) &&
+	    pev__set_str(&e->unit, "msec", 4))
+		return pev__perr(c, pos, errlen, ENOMEM, "out of memory");
+	*out = e;
+	return 0;
+}
+
 /* Symbolic, hw-cache and raw names: 1 appended, 0 not one, < 0 error. */
 static int parse_builtin(struct parse_ctx *c, size_t pos, size_t len)
 {
@@ -445,17 +453,8 @@ static int parse_builtin(struct parse_ctx *c, size_t pos, size_t len)
 	uint64_t config;
 	int r;
 
-	if (sym) {
-		e = pev__new_event(c, pos, sym->type, sym->config, s, len,
-				   sym->type == PERF_TYPE_HARDWARE ? "cpu" : "software");
-		if (!e)
-			return -ENOMEM;
-		if (sym->type == PERF_TYPE_SOFTWARE &&
-		    (sym->config == PERF_COUNT_SW_CPU_CLOCK || sym->config == PERF_COUNT_SW_TASK_CLOCK) &&
-		    pev__set_str(&e->unit, "msec", 4))
-			return pev__perr(c, pos, len, ENOMEM, "out of memory");
-		return 1;
-	}
+	if (sym)
+		return (r = pev__new_symbolic_event(c, pos, len, sym, s, len, &e)) ? r : 1;
 	r = pev__cache_parse(s, len, &config, why, sizeof(why));
 	if (r < 0)
 		return pev__perr(c, pos, len, EINVAL, "'%.*s' is not a valid cache event: %s",

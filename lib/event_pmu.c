@@ -266,14 +266,10 @@ int pev__parse_pmu_event(struct parse_ctx *c, size_t pos, size_t namelen, size_t
 	int ret, found = 0;
 
 	if (sym) {
-		struct pev_event *e = pev__new_event(c, pos, sym->type, sym->config, s + pos, total,
-						     sym->type == PERF_TYPE_HARDWARE ? "cpu" : "software");
-		if (!e)
-			return -ENOMEM;
-		if (sym->type == PERF_TYPE_SOFTWARE &&
-		    (sym->config == PERF_COUNT_SW_CPU_CLOCK || sym->config == PERF_COUNT_SW_TASK_CLOCK) &&
-		    pev__set_str(&e->unit, "msec", 4))
-			return pev__perr(c, pos, namelen, ENOMEM, "out of memory");
+		struct pev_event *e;
+
+		if ((ret = pev__new_symbolic_event(c, pos, namelen, sym, s + pos, total, &e)))
+			return ret;
 		/* Only the generic terms make sense here: no PMU formats. */
 		struct pending pend = { .n = 0 };
 		return apply_terms(c, e, &c->ex[c->n - 1], NULL, &src, 0, &pend);

@@ -4,6 +4,7 @@
  * group checks), so the first match names the field that failed. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <perfev/explain.h>
 
 #include "explain_priv.h"
+#include "util.h"
 
 #define S_(x) (x)->s
 
@@ -415,7 +417,7 @@ static bool pmu_name(unsigned type, char *name, size_t size)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/type", dir, e->d_name);
-		if (pev__explain_read_small(path, buf, sizeof(buf)) == 0 &&
+		if (pev__read_small(AT_FDCWD, path, buf, sizeof(buf)) >= 0 &&
 		    strtoul(buf, NULL, 10) == type) {
 			size_t n = strnlen(e->d_name, size - 1);
 			memcpy(name, e->d_name, n);
@@ -435,7 +437,7 @@ static bool cpu_offline(struct pev__xp *x)
 		return false;
 	if (x->live) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", x->c.cpu);
-		return pev__explain_read_small(path, buf, sizeof(buf)) == 0 && buf[0] == '0';
+		return pev__read_small(AT_FDCWD, path, buf, sizeof(buf)) >= 0 && buf[0] == '0';
 	}
 	return S_(x)->online_cpus != PEV_SETTING_UNKNOWN &&
 	       S_(x)->possible_cpus != PEV_SETTING_UNKNOWN &&

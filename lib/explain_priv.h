@@ -35,7 +35,6 @@ bool pev__explain_bad_cpu(struct pev__xp *x);
 bool pev__explain_kernel_address(uint64_t addr);
 
 /* explain_settings.c */
-int pev__explain_read_small(const char *path, char *buf, size_t size);
 int pev__explain_proc_uid(pid_t pid, uid_t *uid);
 bool pev__explain_kernel_before(const struct pev_system_settings *s,
 				long major, long minor);

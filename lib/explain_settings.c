@@ -14,6 +14,7 @@
 #include <perfev/sys.h>
 
 #include "explain_priv.h"
+#include "util.h"
 
 PEV_EXPORT void pev_system_settings_init(struct pev_system_settings *s)
 {
@@ -35,23 +36,6 @@ static long sysctl_or_unknown(enum pev_sysctl which)
 	long v;
 
 	return pev_sysctl_read(which, &v) == 0 ? v : PEV_SETTING_UNKNOWN;
-}
-
-/* Read a small text file into buf (NUL-terminated); 0 or -errno. */
-int pev__explain_read_small(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	int err = errno;
-	close(fd);
-	if (n < 0)
-		return -err;
-	buf[n] = '\0';
-	return 0;
 }
 
 /* A CPU list ("0-3,8,10-11"): how many CPUs it names and the highest. */
@@ -92,7 +76,7 @@ static int cap_eff(uint64_t *mask)
 	char buf[4096];
 	const char *p;
 
-	if (pev__explain_read_small("/proc/self/status", buf, sizeof(buf)) < 0 ||
+	if (pev__read_small(AT_FDCWD, "/proc/self/status", buf, sizeof(buf)) < 0 ||
 	    !(p = strstr(buf, "\nCapEff:")))
 		return -ENOENT;
 	*mask = strtoull(p + 8, NULL, 16);
@@ -106,7 +90,7 @@ int pev__explain_proc_uid(pid_t pid, uid_t *uid)
 	unsigned long real, eff;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (pev__explain_read_small(path, buf, sizeof(buf)) < 0 ||
+	if (pev__read_small(AT_FDCWD, path, buf, sizeof(buf)) < 0 ||
 	    !(p = strstr(buf, "\nUid:")))
 		return -ENOENT;
 	/* Uid: real effective saved fs; ptrace compares against all, the
@@ -137,10 +121,10 @@ PEV_EXPORT int pev_system_settings_read(struct pev_system_settings *s)
 		s->nofile_soft = rl.rlim_cur == RLIM_INFINITY ? LONG_MAX : (long)rl.rlim_cur;
 		s->nofile_hard = rl.rlim_max == RLIM_INFINITY ? LONG_MAX : (long)rl.rlim_max;
 	}
-	if (pev__explain_read_small("/sys/devices/system/cpu/possible", buf, sizeof(buf)) == 0 &&
+	if (pev__read_small(AT_FDCWD, "/sys/devices/system/cpu/possible", buf, sizeof(buf)) >= 0 &&
 	    cpulist(buf, &count, &hi) == 0)
 		s->possible_cpus = hi + 1;
-	if (pev__explain_read_small("/sys/devices/system/cpu/online", buf, sizeof(buf)) == 0 &&
+	if (pev__read_small(AT_FDCWD, "/sys/devices/system/cpu/online", buf, sizeof(buf)) >= 0 &&
 	    cpulist(buf, &count, &hi) == 0)
 		s->online_cpus = count;
 	s->euid = (long)geteuid();

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "record_internal.h"
+#include "util.h"
 
 PEV_EXPORT struct pev_decoder *pev_decoder_new(void)
 {
@@ -135,14 +136,8 @@ PEV_EXPORT int pev_decoder_add_attr(struct pev_decoder *d,
 	for (size_t i = 0; i < nids; i++)
 		if (pev__lookup_attr(d, ids[i]) >= 0)
 			return -EEXIST;
-	if (d->nattrs == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 4;
-		struct pev_decoder_attr *a = realloc(d->attrs, cap * sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		d->attrs = a;
-		d->cap = cap;
-	}
+	if (pev__grow_array(d->attrs, &d->cap, d->nattrs + 1, 4))
+		return -ENOMEM;
 	struct pev_decoder_attr *e = &d->attrs[d->nattrs];
 	memset(e, 0, sizeof(*e));
 	memcpy(&e->attr, attr, sz < sizeof(e->attr) ? sz : sizeof(e->attr));

@@ -60,24 +60,15 @@ int pev__decode_readfmt(struct rcur *c, uint64_t fmt, struct pev_readfmt *rf,
 	memset(rf, 0, sizeof(*rf));
 	rf->format = fmt;
 	rf->stride = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
-	if (!(fmt & PERF_FORMAT_GROUP)) {
+	/* { value | nr }, time_enabled, time_running, then the one id and
+	 * lost or the group's array. */
+	if (fmt & PERF_FORMAT_GROUP) {
+		r = rc_u64(c, &rf->nr, field);
+	} else {
 		rf->nr = 1;
-		if ((r = rc_u64(c, &rf->first.value, field)))
-			return r;
-		if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) &&
-		    (r = rc_u64(c, &rf->time_enabled, field)))
-			return r;
-		if ((fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) &&
-		    (r = rc_u64(c, &rf->time_running, field)))
-			return r;
-		if ((fmt & PERF_FORMAT_ID) && (r = rc_u64(c, &rf->first.id, field)))
-			return r;
-		if ((fmt & PERF_FORMAT_LOST) &&
-		    (r = rc_u64(c, &rf->first.lost, field)))
-			return r;
-		return 0;
+		r = rc_u64(c, &rf->first.value, field);
 	}
-	if ((r = rc_u64(c, &rf->nr, field)))
+	if (r)
 		return r;
 	if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) &&
 	    (r = rc_u64(c, &rf->time_enabled, field)))
@@ -85,6 +76,14 @@ int pev__decode_readfmt(struct rcur *c, uint64_t fmt, struct pev_readfmt *rf,
 	if ((fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) &&
 	    (r = rc_u64(c, &rf->time_running, field)))
 		return r;
+	if (!(fmt & PERF_FORMAT_GROUP)) {
+		if ((fmt & PERF_FORMAT_ID) && (r = rc_u64(c, &rf->first.id, field)))
+			return r;
+		if ((fmt & PERF_FORMAT_LOST) &&
+		    (r = rc_u64(c, &rf->first.lost, field)))
+			return r;
+		return 0;
+	}
 	if ((r = rc_need_array(c, rf->nr, 8 * (size_t)rf->stride, field)))
 		return r;
 	if ((r = rc_array64(c, rf->nr * rf->stride, &rf->group, field)))

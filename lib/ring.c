@@ -406,11 +406,28 @@ PEV_EXPORT uint64_t pev_ring_aux_size(const struct pev_ring *r)
 	return r && r->aux ? r->aux_size : 0;
 }
 
+int pev__ring_spans(struct pev_ring_span span[2], const unsigned char *base,
+		    uint64_t size, uint64_t pos, uint64_t len)
+{
+	uint64_t off = pos & (size - 1);
+	uint64_t first = size - off < len ? size - off : len;
+	int n = 0;
+
+	if (!len)
+		return 0;
+	span[n].data = base + off;
+	span[n++].size = (size_t)first;
+	if (first < len) {
+		span[n].data = base;
+		span[n++].size = (size_t)(len - first);
+	}
+	return n;
+}
+
 PEV_EXPORT int pev_ring_aux_read(struct pev_ring *r, struct pev_ring_span span[2],
 				 uint64_t *lost)
 {
-	uint64_t head, tail, avail, off, first;
-	int n = 0;
+	uint64_t head, tail, avail;
 
 	if (lost)
 		*lost = 0;
@@ -433,17 +450,7 @@ PEV_EXPORT int pev_ring_aux_read(struct pev_ring *r, struct pev_ring_span span[2
 	}
 	r->aux_snap = head;
 	r->aux_pos = tail;
-	if (!avail)
-		return 0;
-	off = tail & (r->aux_size - 1);
-	first = r->aux_size - off < avail ? r->aux_size - off : avail;
-	span[n].data = r->aux + off;
-	span[n++].size = (size_t)first;
-	if (first < avail) {
-		span[n].data = r->aux;
-		span[n++].size = (size_t)(avail - first);
-	}
-	return n;
+	return pev__ring_spans(span, r->aux, r->aux_size, tail, avail);
 }
 
 PEV_EXPORT int pev_ring_aux_done(struct pev_ring *r)

@@ -20,6 +20,7 @@
 #include <perfev/ring.h>
 #include <perfev/sys.h>
 #include "ring_internal.h"
+#include "util.h"
 
 #define SCRATCH_SIZE 65536	/* perf_event_header.size is a u16 */
 
@@ -86,14 +87,8 @@ static void resume_output(struct pev_ring *r)
 
 static int push_off(struct pev_ring *r, uint64_t pos)
 {
-	if (r->n_offs == r->cap_offs) {
-		size_t cap = r->cap_offs ? r->cap_offs * 2 : 256;
-		uint64_t *o = realloc(r->offs, cap * sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-		r->offs = o;
-		r->cap_offs = cap;
-	}
+	if (pev__grow_array(r->offs, &r->cap_offs, r->n_offs + 1, 256))
+		return -ENOMEM;
 	r->offs[r->n_offs++] = pos;
 	return 0;
 }
@@ -250,8 +245,7 @@ PEV_EXPORT int pev_ring_read_next(struct pev_ring *r, const struct perf_event_he
 
 PEV_EXPORT int pev_ring_read_spans(struct pev_ring *r, struct pev_ring_span span[2])
 {
-	uint64_t from, to, off, first, len;
-	int n = 0;
+	uint64_t from, to;
 
 	if (!r || !span)
 		return -EINVAL;
@@ -266,18 +260,7 @@ PEV_EXPORT int pev_ring_read_spans(struct pev_ring *r, struct pev_ring_span span
 		to = r->end;
 		r->pos = to;
 	}
-	len = to - from;
-	if (!len)
-		return 0;
-	off = from & r->mask;
-	first = r->size - off < len ? r->size - off : len;
-	span[n].data = r->data + off;
-	span[n++].size = (size_t)first;
-	if (first < len) {
-		span[n].data = r->data;
-		span[n++].size = (size_t)(len - first);
-	}
-	return n;
+	return pev__ring_spans(span, r->data, r->size, from, to - from);
 }
 
 PEV_EXPORT int pev_ring_read_done(struct pev_ring *r)

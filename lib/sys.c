@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <perfev/sys.h>
+#include "util.h"
 
 PEV_EXPORT const char *pev_version(void)
 {
@@ -191,20 +192,13 @@ PEV_EXPORT int pev_sysctl_read(enum pev_sysctl which, long *value)
 {
 	const char *path = pev_sysctl_path(which);
 	char buf[64], *end;
-	ssize_t n;
-	int fd;
+	int n;
 
 	if (!path || !value)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	int err = errno;
-	close(fd);
+	n = pev__read_small(AT_FDCWD, path, buf, sizeof(buf));
 	if (n < 0)
-		return -err;
-	buf[n] = '\0';
+		return n;
 	errno = 0;
 	long v = strtol(buf, &end, 10);
 	if (errno || end == buf)

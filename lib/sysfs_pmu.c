@@ -13,35 +13,9 @@
 
 #include <perfev/pmu.h>
 #include "sysfs_internal.h"
+#include "util.h"
 
 #define DEVICES "/bus/event_source/devices"
-
-int pev__read_file_at(int dirfd, const char *name, char *buf, size_t size)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (len + 1 < size) {
-		ssize_t n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = -errno;
-			close(fd);
-			return e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
-		buf[--len] = '\0';
-	return (int)len;
-}
 
 const char *pev__sysfs_root(const char *root)
 {
@@ -74,36 +48,37 @@ static int cmp_cap(const void *a, const void *b)
 	return strcmp(((const struct pev_pmu_cap *)a)->key, ((const struct pev_pmu_cap *)b)->key);
 }
 
-/* Grow *arr (of elem-sized items) to hold n + 1. */
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+/* Open <pmu>/<sub> for listing: NULL with *ret 0 when the PMU has none. */
+static DIR *open_subdir(int pmufd, const char *sub, int *ret)
 {
-	if (n < *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 8;
-	void *na = realloc(*arr, nc * elem);
-	if (!na)
-		return -ENOMEM;
-	*arr = na;
-	*cap = nc;
-	return 0;
+	int fd = openat(pmufd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+
+	*ret = 0;
+	if (fd < 0) {
+		if (errno != ENOENT)
+			*ret = -errno;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		*ret = -errno;
+		close(fd);
+	}
+	return d;
 }
 
 static int load_formats(struct pev_pmu *pmu, int pmufd, const char *path,
 			char *err, size_t errlen)
 {
-	int fd = openat(pmufd, "format", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
+	DIR *d = open_subdir(pmufd, "format", &ret);
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	if (!d)
+		return ret;
+	int fd = dirfd(d);
 	while ((de = readdir(d))) {
 		char text[256], why[160];
 		int word;
@@ -120,7 +95,7 @@ static int load_formats(struct pev_pmu *pmu, int pmufd, const char *path,
 			ret = -EINVAL;
 			break;
 		}
-		if ((ret = grow((void **)&pmu->formats, &cap, pmu->nr_formats, sizeof(*pmu->formats))))
+		if ((ret = pev__grow_array(pmu->formats, &cap, pmu->nr_formats + 1, 8)))
 			break;
 		struct pev_pmu_format *f = &pmu->formats[pmu->nr_formats];
 		f->name = strdup(de->d_name);
@@ -152,14 +127,21 @@ static bool is_alias_side_file(const char *name)
 	return false;
 }
 
+/* Read the attribute file <alias><suffix> (its name left in fname):
+ * its length, or <= 0 when it is absent or empty. */
+static int read_alias_attr(int evfd, const char *alias, const char *suffix,
+			   char *fname, size_t fnlen, char *text, size_t size)
+{
+	snprintf(fname, fnlen, "%s%s", alias, suffix);
+	return pev__read_file_at(evfd, fname, text, size);
+}
+
 static int load_alias_extras(struct pev_pmu_alias *a, int evfd, const char *path,
 			     char *err, size_t errlen)
 {
 	char fname[512], text[256];
-	int n;
 
-	snprintf(fname, sizeof(fname), "%s.scale", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0) {
+	if (read_alias_attr(evfd, a->name, ".scale", fname, sizeof(fname), text, sizeof(text)) > 0) {
 		char *end;
 		errno = 0;
 		double s = strtod(text, &end);
@@ -170,17 +152,14 @@ static int load_alias_extras(struct pev_pmu_alias *a, int evfd, const char *path
 		}
 		a->scale = s;
 	}
-	snprintf(fname, sizeof(fname), "%s.unit", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0) {
+	if (read_alias_attr(evfd, a->name, ".unit", fname, sizeof(fname), text, sizeof(text)) > 0) {
 		free(a->unit);
 		if (!(a->unit = strdup(text)))
 			return -ENOMEM;
 	}
-	snprintf(fname, sizeof(fname), "%s.per-pkg", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0)
+	if (read_alias_attr(evfd, a->name, ".per-pkg", fname, sizeof(fname), text, sizeof(text)) > 0)
 		a->per_pkg = text[0] == '1';
-	snprintf(fname, sizeof(fname), "%s.snapshot", a->name);
-	if ((n = pev__read_file_at(evfd, fname, text, sizeof(text))) > 0)
+	if (read_alias_attr(evfd, a->name, ".snapshot", fname, sizeof(fname), text, sizeof(text)) > 0)
 		a->snapshot = text[0] == '1';
 	return 0;
 }
@@ -188,19 +167,14 @@ static int load_alias_extras(struct pev_pmu_alias *a, int evfd, const char *path
 static int load_aliases(struct pev_pmu *pmu, int pmufd, const char *path,
 			char *err, size_t errlen)
 {
-	int fd = openat(pmufd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
+	DIR *d = open_subdir(pmufd, "events", &ret);
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	if (!d)
+		return ret;
+	int fd = dirfd(d);
 	while ((de = readdir(d))) {
 		char text[1024];
 
@@ -210,7 +184,7 @@ static int load_aliases(struct pev_pmu *pmu, int pmufd, const char *path,
 			continue;
 		if (pev__read_file_at(fd, de->d_name, text, sizeof(text)) < 0)
 			continue;
-		if ((ret = grow((void **)&pmu->aliases, &cap, pmu->nr_aliases, sizeof(*pmu->aliases))))
+		if ((ret = pev__grow_array(pmu->aliases, &cap, pmu->nr_aliases + 1, 8)))
 			break;
 		struct pev_pmu_alias *a = &pmu->aliases[pmu->nr_aliases];
 		memset(a, 0, sizeof(*a));
@@ -234,19 +208,14 @@ static int load_aliases(struct pev_pmu *pmu, int pmufd, const char *path,
 
 static int load_caps(struct pev_pmu *pmu, int pmufd)
 {
-	int fd = openat(pmufd, "caps", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
+	DIR *d = open_subdir(pmufd, "caps", &ret);
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	if (!d)
+		return ret;
+	int fd = dirfd(d);
 	while ((de = readdir(d))) {
 		char text[1024];
 
@@ -254,7 +223,7 @@ static int load_caps(struct pev_pmu *pmu, int pmufd)
 			continue;
 		if (pev__read_file_at(fd, de->d_name, text, sizeof(text)) < 0)
 			continue;
-		if ((ret = grow((void **)&pmu->caps, &cap, pmu->nr_caps, sizeof(*pmu->caps))))
+		if ((ret = pev__grow_array(pmu->caps, &cap, pmu->nr_caps + 1, 8)))
 			break;
 		struct pev_pmu_cap *c = &pmu->caps[pmu->nr_caps];
 		c->key = strdup(de->d_name);
@@ -458,7 +427,7 @@ PEV_EXPORT struct pev_pmu_list *pev_pmu_list_load(const char *sysfs_root)
 		int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if ((ret = grow((void **)&list->pmus, &cap, list->n, sizeof(*list->pmus)))) {
+		if ((ret = pev__grow_array(list->pmus, &cap, list->n + 1, 8))) {
 			close(fd);
 			break;
 		}

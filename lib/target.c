@@ -11,6 +11,7 @@
 
 #include <perfev/target.h>
 #include "target_priv.h"
+#include "util.h"
 
 struct pev_target {
 	enum pev_target_kind kind;
@@ -68,15 +69,8 @@ static int add_thread(struct pev_target *t, size_t *cap, pid_t tid)
 	for (size_t i = 0; i < t->nr_threads; i++)
 		if (t->threads[i] == tid)
 			return 0;
-	if (t->nr_threads == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		pid_t *n = realloc(t->threads, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->threads = n;
-		*cap = ncap;
-	}
+	if (pev__grow_array(t->threads, cap, t->nr_threads + 1, 8))
+		return -ENOMEM;
 	t->threads[t->nr_threads++] = tid;
 	return 0;
 }
@@ -124,12 +118,14 @@ static int add_process(struct pev_target *t, size_t *cap, pid_t pid)
 	return err;
 }
 
-PEV_EXPORT struct pev_target *pev_target_new_pids(const pid_t *pids, size_t n)
+/* A task target from ids, each added by add (0 or -errno). */
+static struct pev_target *new_tasks(const pid_t *ids, size_t n,
+				    int (*add)(struct pev_target *, size_t *, pid_t))
 {
 	struct pev_target *t;
 	size_t cap = 0;
 
-	if (!pids || !n) {
+	if (!ids || !n) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -137,7 +133,7 @@ PEV_EXPORT struct pev_target *pev_target_new_pids(const pid_t *pids, size_t n)
 	if (!t)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		int err = add_process(t, &cap, pids[i]);
+		int err = add(t, &cap, ids[i]);
 
 		if (err)
 			return fail(t, -err);
@@ -147,34 +143,28 @@ PEV_EXPORT struct pev_target *pev_target_new_pids(const pid_t *pids, size_t n)
 	return t;
 }
 
+static int add_listed_thread(struct pev_target *t, size_t *cap, pid_t tid)
+{
+	char path[64];
+	struct stat st;
+
+	if (tid <= 0)
+		return -EINVAL;
+	/* /proc/TID exists for every thread, listed or not. */
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	if (stat(path, &st) < 0)
+		return -ESRCH;
+	return add_thread(t, cap, tid);
+}
+
+PEV_EXPORT struct pev_target *pev_target_new_pids(const pid_t *pids, size_t n)
+{
+	return new_tasks(pids, n, add_process);
+}
+
 PEV_EXPORT struct pev_target *pev_target_new_tids(const pid_t *tids, size_t n)
 {
-	struct pev_target *t;
-	size_t cap = 0;
-
-	if (!tids || !n) {
-		errno = EINVAL;
-		return NULL;
-	}
-	t = target_alloc(PEV_TARGET_TASKS);
-	if (!t)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		char path[64];
-		struct stat st;
-
-		if (tids[i] <= 0)
-			return fail(t, EINVAL);
-		/* /proc/TID exists for every thread, listed or not. */
-		snprintf(path, sizeof(path), "/proc/%d", (int)tids[i]);
-		if (stat(path, &st) < 0)
-			return fail(t, ESRCH);
-		if (add_thread(t, &cap, tids[i]) < 0)
-			return fail(t, ENOMEM);
-	}
-	if (single(&t->cpus, &t->nr_cpus, -1) < 0)
-		return fail(t, ENOMEM);
-	return t;
+	return new_tasks(tids, n, add_listed_thread);
 }
 
 PEV_EXPORT struct pev_target *pev_target_new_workload(struct pev_workload *w)

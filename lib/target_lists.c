@@ -8,6 +8,7 @@
 
 #include <perfev/target.h>
 #include "target_priv.h"
+#include "util.h"
 
 /* Parse a decimal number below limit at *s; advance *s.  -EINVAL if none. */
 static int parse_num(const char **s, long limit, long *out)
@@ -110,36 +111,10 @@ PEV_EXPORT int pev_idlist_parse(const char *list, pid_t *ids, size_t max)
 	return (int)n;
 }
 
-int pev__target_read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (len + 1 < size) {
-		ssize_t r = read(fd, buf + len, size - 1 - len);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return (int)len;
-}
-
 PEV_EXPORT int pev_cpus_online(int *cpus, size_t max)
 {
 	char buf[4096];
-	int r = pev__target_read_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	int r = pev__read_small(AT_FDCWD, "/sys/devices/system/cpu/online", buf, sizeof(buf));
 
 	if (r < 0)
 		return r;

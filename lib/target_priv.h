@@ -4,7 +4,4 @@
 
 #include <perfev/target.h>
 
-/* Read a small text file into buf (NUL-terminated): its length or -errno. */
-int pev__target_read_file(const char *path, char *buf, size_t size);
-
 #endif

@@ -13,6 +13,7 @@
 
 #include <perfev/tracefs.h>
 #include "sysfs_internal.h"
+#include "util.h"
 
 #ifndef TRACEFS_MAGIC
 #define TRACEFS_MAGIC 0x74726163
@@ -139,14 +140,8 @@ static int list_dirs(int dirfd, const char *sub, const char *glob, char ***out, 
 			continue;
 		if (glob && fnmatch(glob, de->d_name, 0))
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 64;
-			char **nv = realloc(v, nc * sizeof(*v));
-			if (!nv)
-				goto nomem;
-			v = nv;
-			cap = nc;
-		}
+		if (pev__grow_array(v, &cap, n + 1, 64))
+			goto nomem;
 		if (!(v[n] = strdup(de->d_name)))
 			goto nomem;
 		n++;

@@ -9,6 +9,7 @@
 #include <traceevent/event-parse.h>
 
 #include <perfev/tracefs.h>
+#include "util.h"
 
 struct pev_tp_format {
 	struct tep_handle *tep;
@@ -105,14 +106,8 @@ PEV_EXPORT struct tep_event *pev_tp_format_load_into(struct tep_handle *tep, con
 static int add_fields(struct pev_tp_format *f, struct tep_format_field *fl, bool common, size_t *cap)
 {
 	for (; fl; fl = fl->next) {
-		if (f->nr_fields == *cap) {
-			size_t nc = *cap ? *cap * 2 : 16;
-			struct pev_tp_field *nf = realloc(f->fields, nc * sizeof(*nf));
-			if (!nf)
-				return -ENOMEM;
-			f->fields = nf;
-			*cap = nc;
-		}
+		if (pev__grow_array(f->fields, cap, f->nr_fields + 1, 16))
+			return -ENOMEM;
 		struct pev_tp_field *d = &f->fields[f->nr_fields++];
 		d->name = fl->name;
 		d->type = fl->type;
