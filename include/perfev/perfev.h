@@ -16,5 +16,8 @@
 #include <perfev/explain.h>
 #include <perfev/probe.h>
 #include <perfev/record.h>
+#include <perfev/data.h>
+#include <perfev/order.h>
+#include <perfev/synth.h>
 
 #endif

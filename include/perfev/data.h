@@ -1,0 +1,313 @@
+/* libperfev: perf.data files (the format of Linux perf, "PERFILE2").
+ *
+ * A writer streams records (raw bytes from rings, synthesized records,
+ * FINISHED_ROUND) into a file or a pipe and adds the metadata perf
+ * expects (attrs with their ids, the HEADER_* feature sections).  A reader
+ * opens files written by perfev or by perf (file or pipe mode, either byte
+ * order, zstd-compressed records), exposes the header, attrs and parsed
+ * features, and hands out records in file order or in time order.
+ *
+ * Neither object is thread-safe: one thread at a time per object. */
+#ifndef PERFEV_DATA_H
+#define PERFEV_DATA_H
+
+#include <perfev/common.h>
+#include <perfev/record.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Feature ids: the bits of the header's feature bitmap (HEADER_*). */
+enum pev_feat {
+	PEV_FEAT_TRACING_DATA = 1, PEV_FEAT_BUILD_ID = 2, PEV_FEAT_HOSTNAME = 3,
+	PEV_FEAT_OSRELEASE = 4, PEV_FEAT_VERSION = 5, PEV_FEAT_ARCH = 6,
+	PEV_FEAT_NRCPUS = 7, PEV_FEAT_CPUDESC = 8, PEV_FEAT_CPUID = 9,
+	PEV_FEAT_TOTAL_MEM = 10, PEV_FEAT_CMDLINE = 11, PEV_FEAT_EVENT_DESC = 12,
+	PEV_FEAT_CPU_TOPOLOGY = 13, PEV_FEAT_NUMA_TOPOLOGY = 14,
+	PEV_FEAT_BRANCH_STACK = 15, PEV_FEAT_PMU_MAPPINGS = 16,
+	PEV_FEAT_GROUP_DESC = 17, PEV_FEAT_AUXTRACE = 18, PEV_FEAT_STAT = 19,
+	PEV_FEAT_CACHE = 20, PEV_FEAT_SAMPLE_TIME = 21, PEV_FEAT_MEM_TOPOLOGY = 22,
+	PEV_FEAT_CLOCKID = 23, PEV_FEAT_DIR_FORMAT = 24,
+	PEV_FEAT_BPF_PROG_INFO = 25, PEV_FEAT_BPF_BTF = 26,
+	PEV_FEAT_COMPRESSED = 27, PEV_FEAT_CPU_PMU_CAPS = 28,
+	PEV_FEAT_CLOCK_DATA = 29, PEV_FEAT_HYBRID_TOPOLOGY = 30,
+	PEV_FEAT_PMU_CAPS = 31, PEV_FEAT_CPU_DOMAIN_INFO = 32,
+	PEV_FEAT_BITS = 256,
+};
+
+/* "HOSTNAME", "BUILD_ID", ...; NULL for ids this library has no name for. */
+PEV_EXPORT const char *pev_feat_name(unsigned feat);
+
+/* One HEADER_BUILD_ID entry (also a PERF_RECORD_HEADER_BUILD_ID). */
+struct pev_data_build_id {
+	int32_t pid;		/* -1 (HOST_KERNEL_ID) for the host */
+	uint16_t misc;		/* PERF_RECORD_MISC_KERNEL / _USER ... */
+	uint8_t size;		/* bytes of id that are valid, <= 20 */
+	uint8_t id[20];
+	char *filename;		/* "[kernel.kallsyms]", a path */
+};
+
+/* One EVENT_DESC entry. */
+struct pev_data_event_desc {
+	struct pev_attr attr;	/* zero-padded copy, native byte order */
+	uint32_t attr_size;	/* bytes of attr in the file */
+	char *name;
+	uint32_t nr_ids;
+	uint64_t *ids;
+};
+
+struct pev_data_pmu_mapping { uint32_t type; char *name; };
+struct pev_data_group_desc { char *name; uint32_t leader_idx, nr_members; };
+struct pev_data_cpu_topo_cpu { uint32_t core_id, socket_id, die_id; };
+struct pev_data_numa_node {
+	uint32_t node;
+	uint64_t mem_total, mem_free;	/* kB */
+	char *cpus;			/* "0-3" */
+};
+
+/* The features a file carries, as plain data.  Every pointer is owned by
+ * the struct and freed by pev_data_features_release().  A feature is
+ * present when its bit is set in `present` (pev_data_features_has). */
+struct pev_data_features {
+	uint64_t present[PEV_FEAT_BITS / 64];
+	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	uint32_t nr_cpus_avail, nr_cpus_online;		/* NRCPUS */
+	uint64_t total_mem;				/* TOTAL_MEM, kB */
+	uint32_t nr_cmdline;				/* CMDLINE */
+	char **cmdline;
+	uint32_t nr_event_desc;				/* EVENT_DESC */
+	struct pev_data_event_desc *event_desc;
+	size_t nr_build_ids;				/* BUILD_ID */
+	struct pev_data_build_id *build_ids;
+	/* CPU_TOPOLOGY: sibling lists ("0-3"), then per cpu ids (nr_topo_cpus
+	 * = nr_cpus_avail when present); dies only when has_dies. */
+	uint32_t nr_core_siblings, nr_thread_siblings, nr_die_siblings;
+	char **core_siblings, **thread_siblings, **die_siblings;
+	uint32_t nr_topo_cpus;
+	struct pev_data_cpu_topo_cpu *topo_cpus;
+	bool has_dies;
+	uint32_t nr_numa_nodes;				/* NUMA_TOPOLOGY */
+	struct pev_data_numa_node *numa_nodes;
+	uint32_t nr_pmu_mappings;			/* PMU_MAPPINGS */
+	struct pev_data_pmu_mapping *pmu_mappings;
+	uint32_t nr_groups;				/* GROUP_DESC */
+	struct pev_data_group_desc *groups;
+	uint64_t first_sample_time, last_sample_time;	/* SAMPLE_TIME */
+	uint64_t clockid_res_ns;			/* CLOCKID */
+	struct {					/* COMPRESSED */
+		uint32_t version, type, level, ratio, mmap_len;
+	} compressed;
+	void *tracing_data;				/* TRACING_DATA blob */
+	size_t tracing_data_size;
+};
+
+PEV_EXPORT bool pev_data_features_has(const struct pev_data_features *f,
+				      unsigned feat);
+PEV_EXPORT void pev_data_features_set(struct pev_data_features *f,
+				      unsigned feat, bool on);
+/* Frees everything the struct owns and zeroes it; accepts NULL. */
+PEV_EXPORT void pev_data_features_release(struct pev_data_features *f);
+
+/* Fills what perf record takes from the running system: HOSTNAME,
+ * OSRELEASE, ARCH (uname), VERSION ("perfev <version>"), NRCPUS, CPUDESC,
+ * CPUID (x86: "Vendor,family,model,stepping"), TOTAL_MEM, CPU_TOPOLOGY,
+ * NUMA_TOPOLOGY, PMU_MAPPINGS.  Features that cannot be read here are left
+ * out.  Frees nothing: call on a zeroed struct.  0 or -ENOMEM. */
+PEV_EXPORT int pev_data_features_from_host(struct pev_data_features *f);
+/* Sets CMDLINE (copies argv[0..argc)); 0 or -ENOMEM. */
+PEV_EXPORT int pev_data_features_set_cmdline(struct pev_data_features *f,
+					     int argc, const char *const *argv);
+/* Appends a BUILD_ID entry (copies filename); 0, -EINVAL (size > 20),
+ * -ENOMEM. */
+PEV_EXPORT int pev_data_features_add_build_id(struct pev_data_features *f,
+					      int32_t pid, uint16_t misc,
+					      const uint8_t *id, size_t size,
+					      const char *filename);
+/* Reads the TRACING_DATA blob for the tracepoints `ids` (attr.config of
+ * PERF_TYPE_TRACEPOINT events) from tracefs (mounted at
+ * /sys/kernel/tracing or /sys/kernel/debug/tracing) and stores it in f.
+ * 0, -ENOENT (no tracefs, or an id not found), -ENOMEM, -errno. */
+PEV_EXPORT int pev_data_features_tracing_data(struct pev_data_features *f,
+					      const uint64_t *ids, size_t n);
+
+/* The GNU build-id note of an ELF file (libelf): copies up to `max` bytes
+ * into id and returns the id's size, -ENOENT (no note), -ENOEXEC (not
+ * ELF), -errno. */
+PEV_EXPORT int pev_elf_build_id(const char *path, uint8_t *id, size_t max);
+/* The running kernel's build id, from /sys/kernel/notes; as above. */
+PEV_EXPORT int pev_kernel_build_id(uint8_t *id, size_t max);
+
+/* ---------------------------------------------------------------- writer */
+
+struct pev_data_writer;
+
+struct pev_data_writer_opts {
+	size_t size;		/* sizeof(struct pev_data_writer_opts) */
+	bool pipe;		/* pipe mode: no seeks, metadata in-band */
+	/* zstd level 1..22; 0 = no compression.  Records go into
+	 * PERF_RECORD_COMPRESSED (81, what perf 6.1 reads) of <= 64 KiB. */
+	int compress_level;
+	/* Write the file in the other byte order (for testing readers of
+	 * foreign files); not with compression. */
+	bool foreign_endian;
+};
+
+/* A writer on fd (a file, or with opts->pipe anything, stdout included).
+ * The fd stays the caller's.  NULL and errno on failure. */
+PEV_EXPORT struct pev_data_writer *
+pev_data_writer_new(int fd, const struct pev_data_writer_opts *opts);
+/* Frees the writer (does not finish it, does not close fd); accepts NULL. */
+PEV_EXPORT void pev_data_writer_free(struct pev_data_writer *w);
+
+/* Adds an event before start: its attr (attr->size bytes, 0 = 64), the
+ * kernel ids of its fds, and its name (NULL = none; used for EVENT_DESC
+ * and the pipe EVENT_UPDATE NAME).  The attr is written with the smallest
+ * size that holds its non-zero bytes, at least 128 (VER7), so that perf
+ * 6.1 reads it.  Returns the event index, or -EINVAL (after start),
+ * -ENOMEM. */
+PEV_EXPORT int pev_data_writer_add_attr(struct pev_data_writer *w,
+					const struct perf_event_attr *attr,
+					const uint64_t *ids, size_t nids,
+					const char *name);
+/* The features the writer will write (owned by the writer; fill or change
+ * them before start in pipe mode, before finish in file mode).  The writer
+ * fills EVENT_DESC from the attrs, SAMPLE_TIME from
+ * pev_data_writer_sample_time() and COMPRESSED itself. */
+PEV_EXPORT struct pev_data_features *
+pev_data_writer_features(struct pev_data_writer *w);
+
+/* Starts the output.  File mode: the header (data.size 0, no features),
+ * the id arrays and the attrs; an interrupted recording therefore leaves a
+ * file that pev_data_open() (and perf) recover up to the last complete
+ * write.  Pipe mode: the pipe header, HEADER_ATTR, HEADER_FEATURE,
+ * EVENT_UPDATE (names) and HEADER_TRACING_DATA records.  0 or -errno. */
+PEV_EXPORT int pev_data_writer_start(struct pev_data_writer *w);
+/* Appends raw records (whole records, native byte order) to the data
+ * section: len bytes from buf.  With compression they are compressed and
+ * flushed into COMPRESSED records before the call returns.  0 or -errno. */
+PEV_EXPORT int pev_data_writer_write(struct pev_data_writer *w,
+				     const void *buf, size_t len);
+/* The same for several spans that together hold whole records (the two
+ * spans of pev_ring_read_spans, where a record may be cut in two). */
+PEV_EXPORT int pev_data_writer_writev(struct pev_data_writer *w,
+				      const void *const *bufs,
+				      const size_t *lens, size_t n);
+/* Suits pev_synth_emit_fn: writes one record; `writer` is the writer. */
+PEV_EXPORT int pev_data_writer_emit(const void *rec, size_t len, void *writer);
+/* Appends a PERF_RECORD_FINISHED_ROUND (after a drain pass over every
+ * ring that wrote data); 0 or -errno. */
+PEV_EXPORT int pev_data_writer_finished_round(struct pev_data_writer *w);
+/* Widens SAMPLE_TIME to include [first, last]. */
+PEV_EXPORT void pev_data_writer_sample_time(struct pev_data_writer *w,
+					    uint64_t first, uint64_t last);
+/* Ends the output.  File mode: the feature index and payloads after the
+ * data, then the header rewritten with the final sizes and the feature
+ * bitmap.  Pipe mode: flushes.  0 or -errno. */
+PEV_EXPORT int pev_data_writer_finish(struct pev_data_writer *w);
+/* Bytes of data section written so far (compressed bytes with -z), and
+ * bytes of records before compression. */
+PEV_EXPORT uint64_t pev_data_writer_data_size(const struct pev_data_writer *w);
+PEV_EXPORT uint64_t pev_data_writer_raw_size(const struct pev_data_writer *w);
+
+/* Encodes feature `feat` of f into a malloc'ed payload exactly as it
+ * appears in a file section (native byte order, or foreign when `foreign`).
+ * out and len get the payload.  0, -ENOENT (not present or no encoder),
+ * -ENOMEM. */
+PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
+				       unsigned feat, bool foreign,
+				       void **out, size_t *len);
+/* Parses a payload of feature `feat` (swap: the payload is in the other
+ * byte order) into f, setting its bit.  0, -EBADMSG (too short or
+ * inconsistent), -ENOENT (no parser: the caller keeps the raw bytes),
+ * -ENOMEM. */
+PEV_EXPORT int pev_data_feature_parse(struct pev_data_features *f,
+				      unsigned feat, const void *buf,
+				      size_t len, bool swap);
+
+/* ---------------------------------------------------------------- reader */
+
+struct pev_data;
+
+struct pev_data_open_opts {
+	size_t size;		/* sizeof(struct pev_data_open_opts) */
+	/* Stop instead of recovering a truncated file (data.size 0 or past
+	 * the end of the file). */
+	bool strict;
+};
+
+/* Opens a perf.data file; path "-" reads a pipe stream from stdin.  NULL
+ * and errno on failure, with the reason ("perf.data: ...") written into
+ * err (errlen bytes; err may be NULL). */
+PEV_EXPORT struct pev_data *pev_data_open(const char *path,
+					  const struct pev_data_open_opts *opts,
+					  char *err, size_t errlen);
+/* Opens from an fd (file or pipe; read to the end if not seekable). */
+PEV_EXPORT struct pev_data *pev_data_open_fd(int fd,
+					     const struct pev_data_open_opts *opts,
+					     char *err, size_t errlen);
+/* Opens from memory (the bytes are copied). */
+PEV_EXPORT struct pev_data *pev_data_open_mem(const void *buf, size_t len,
+					      const struct pev_data_open_opts *opts,
+					      char *err, size_t errlen);
+PEV_EXPORT void pev_data_close(struct pev_data *d);
+
+PEV_EXPORT bool pev_data_is_pipe(const struct pev_data *d);
+/* True when the file is in the other byte order (it is converted). */
+PEV_EXPORT bool pev_data_is_swapped(const struct pev_data *d);
+/* Set when the file was recovered: data.size was 0 or ran past the end of
+ * the file; the text says what was done.  NULL otherwise. */
+PEV_EXPORT const char *pev_data_recovered(const struct pev_data *d);
+/* Data section (file mode): offset and size (after recovery). */
+PEV_EXPORT uint64_t pev_data_data_offset(const struct pev_data *d);
+PEV_EXPORT uint64_t pev_data_data_size(const struct pev_data *d);
+/* The decoder holding the file's attrs and ids (native byte order).  In
+ * pipe mode it grows as HEADER_ATTR records are read. */
+PEV_EXPORT const struct pev_decoder *pev_data_decoder(const struct pev_data *d);
+/* Event names (EVENT_DESC, pipe EVENT_UPDATE NAME); NULL when unknown. */
+PEV_EXPORT const char *pev_data_event_name(const struct pev_data *d,
+					   size_t index);
+/* Parsed features.  In pipe mode they fill in as HEADER_FEATURE records
+ * are read (all of perf's come before the first data record). */
+PEV_EXPORT const struct pev_data_features *
+pev_data_features(const struct pev_data *d);
+/* The raw payload of a feature (as stored: foreign byte order in swapped
+ * files), or NULL when absent. */
+PEV_EXPORT const void *pev_data_feature_raw(const struct pev_data *d,
+					    unsigned feat, size_t *size);
+/* Why the last call failed ("perf.data: ..."), "" when nothing failed. */
+PEV_EXPORT const char *pev_data_error(const struct pev_data *d);
+
+/* One record handed out by the reader. */
+struct pev_data_event {
+	struct pev_record rec;	/* decoded; views valid until the next call */
+	uint64_t offset;	/* file offset of the record, or of the
+				 * COMPRESSED record it came from */
+	bool compressed;	/* it came out of a COMPRESSED record */
+	int decode_error;	/* 0, or pev_record_decode's error: rec then
+				 * holds only type/misc/size/raw/error */
+};
+
+/* The next record in file order (COMPRESSED records are expanded, their
+ * contents handed out; every other type, user types included, is handed
+ * out).  Returns 1 with *ev filled, 0 at the end, -errno on a framing
+ * error (pev_data_error() says what; the iteration stops). */
+PEV_EXPORT int pev_data_next(struct pev_data *d, struct pev_data_event *ev);
+/* The next record in time order, as perf report orders them: user records
+ * (type >= 64) and records without a time at once; kernel records queued
+ * and released up to the previous round's highest time on each
+ * FINISHED_ROUND, everything at the end.  FINISHED_ROUND records are
+ * handed out too.  Same returns as pev_data_next.  Do not mix the two on
+ * one reader without pev_data_rewind(). */
+PEV_EXPORT int pev_data_next_ordered(struct pev_data *d,
+				     struct pev_data_event *ev);
+/* Records that arrived older than the last flush point (perf's "out of
+ * order events"). */
+PEV_EXPORT uint64_t pev_data_nr_out_of_order(const struct pev_data *d);
+/* Starts the iteration over. 0 or -errno. */
+PEV_EXPORT int pev_data_rewind(struct pev_data *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

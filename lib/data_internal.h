@@ -1,0 +1,128 @@
+/* Private to the perf.data code: file layout constants and the byte
+ * buffer / cursor helpers shared by the writer, reader and features. */
+#ifndef PEV_DATA_INTERNAL_H
+#define PEV_DATA_INTERNAL_H
+
+#include <byteswap.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfev/data.h>
+#include <perfev/order.h>
+
+#define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
+#define PERF_MAGIC2_SWAPPED	0x50455246494c4532ULL
+#define FILE_HEADER_SIZE	104
+#define PIPE_HEADER_SIZE	16
+#define NAME_ALIGN		64
+#define COMPRESSED_MAX		65536	/* PERF_SAMPLE_MAX_SIZE */
+
+struct file_section { uint64_t offset, size; };
+struct file_header {
+	uint64_t magic, size, attr_size;
+	struct file_section attrs, data, event_types;
+	uint64_t features[4];
+};
+
+/* A growing output buffer; `err` sticks once an allocation fails. */
+struct obuf {
+	unsigned char *p;
+	size_t len, cap;
+	bool foreign;		/* store integers byte-swapped */
+	int err;
+};
+void ob_put(struct obuf *b, const void *d, size_t n);
+void ob_zero(struct obuf *b, size_t n);
+void ob_u16(struct obuf *b, uint16_t v);
+void ob_u32(struct obuf *b, uint32_t v);
+void ob_u64(struct obuf *b, uint64_t v);
+void ob_str(struct obuf *b, const char *s);	/* u32 len + NAME_ALIGN pad */
+void ob_pad8(struct obuf *b);
+
+/* A bounds-checked input cursor; `bad` sticks once a read runs past end. */
+struct ibuf {
+	const unsigned char *p;
+	size_t len, pos;
+	bool swap;
+	bool bad;
+};
+uint16_t ib_u16(struct ibuf *c);
+uint32_t ib_u32(struct ibuf *c);
+uint64_t ib_u64(struct ibuf *c);
+const void *ib_bytes(struct ibuf *c, size_t n);
+char *ib_str(struct ibuf *c);		/* malloc'ed; NULL when bad */
+
+void feat_header_swap(struct file_header *h);
+char *pev_strndup0(const char *s, size_t max);
+
+
+/* ---- the reader, shared by data_read.c and data_iter.c */
+
+/* A buffer of decompressed records, alive while records in it are queued
+ * or handed out. */
+struct dchunk {
+	unsigned char *p;
+	size_t len, pos;	/* pos: next record */
+	unsigned refs;		/* the reader's + queued/held records */
+	uint64_t offset;	/* of the COMPRESSED record that ended it */
+};
+
+/* Aligned copies of records that sit at odd offsets (after COMPRESSED or
+ * HEADER_FEATURE records, whose sizes are not multiples of 8). */
+struct arena {
+	struct arena *next;
+	size_t len, cap;
+	uint64_t data[];
+};
+
+struct pev_data {
+	unsigned char *buf;
+	size_t len;
+	bool mapped;		/* buf is a private mmap */
+	bool pipe, swap, strict;
+	struct file_header hdr;
+	uint64_t data_off, data_end;
+	bool recovering;	/* stop quietly at a record cut by EOF */
+	struct pev_decoder *dec;
+	char **names;
+	size_t nnames;
+	struct pev_data_features feat;
+	const void *raw_feat[PEV_FEAT_BITS];
+	size_t raw_feat_size[PEV_FEAT_BITS];
+	char err[320];
+	char recovered[320];
+	/* iteration */
+	uint64_t pos;		/* next record in buf */
+	uint64_t swapped_upto;	/* buf records before this are native */
+	uint64_t meta_upto;	/* user records before this were processed */
+	void *dctx;		/* ZSTD_DCtx */
+	struct dchunk *chunk;	/* decompressed records being handed out */
+	unsigned char *carry;	/* a record cut by a COMPRESSED boundary */
+	size_t carry_len;
+	struct arena *arena;
+	struct pev_order *q;
+	bool final;
+	struct dchunk *held;	/* chunk of the record last handed out */
+	uint64_t out_of_order;
+	bool ordered_used, plain_used;
+};
+
+/* A raw record from the stream. */
+struct raw_rec {
+	const void *p;
+	uint32_t type;
+	uint16_t size;
+	uint64_t offset;
+	struct dchunk *chunk;	/* NULL: in buf */
+};
+
+int data_set_error(struct pev_data *d, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Metadata user records (pipe mode and perf inject): attrs, features,
+ * names, tracing data, build ids. 0 or -errno. */
+int data_process_meta(struct pev_data *d, const struct raw_rec *r,
+		      const void *extra, size_t extra_len);
+void data_iter_release(struct pev_data *d);
+int data_next_raw(struct pev_data *d, struct raw_rec *out);
+
+#endif
