@@ -30,10 +30,10 @@ static const struct probe_def probes[PEV_FEAT__COUNT] = {
 	[PEV_FEAT_SAMPLE_ID_ALL] = { "sample_id_all", HOW_PLAIN },
 	[PEV_FEAT_EXCLUDE_GUEST] = { "exclude_guest", HOW_PLAIN },
 	[PEV_FEAT_MMAP2] = { "mmap2", HOW_PLAIN },
-	[PEV_FEAT_BUILD_ID] = { "build_id", HOW_PLAIN },
+	[PEV_FEAT_MMAP2_BUILD_ID] = { "build_id", HOW_PLAIN },
 	[PEV_FEAT_CONTEXT_SWITCH] = { "context_switch", HOW_PLAIN },
 	[PEV_FEAT_COMM_EXEC] = { "comm_exec", HOW_PLAIN },
-	[PEV_FEAT_CLOCKID] = { "clockid", HOW_PLAIN },
+	[PEV_FEAT_USE_CLOCKID] = { "clockid", HOW_PLAIN },
 	[PEV_FEAT_NAMESPACES] = { "namespaces", HOW_PLAIN },
 	[PEV_FEAT_KSYMBOL] = { "ksymbol", HOW_PLAIN },
 	[PEV_FEAT_BPF_EVENT] = { "bpf_event", HOW_PLAIN },
@@ -95,10 +95,10 @@ static void feature_attr(enum pev_feature f, struct perf_event_attr *a)
 	case PEV_FEAT_SAMPLE_ID_ALL: a->sample_id_all = 1; break;
 	case PEV_FEAT_EXCLUDE_GUEST: a->exclude_guest = 1; break;
 	case PEV_FEAT_MMAP2: a->mmap2 = 1; break;
-	case PEV_FEAT_BUILD_ID: a->mmap2 = 1; a->build_id = 1; break;
+	case PEV_FEAT_MMAP2_BUILD_ID: a->mmap2 = 1; a->build_id = 1; break;
 	case PEV_FEAT_CONTEXT_SWITCH: a->context_switch = 1; break;
 	case PEV_FEAT_COMM_EXEC: a->comm = 1; a->comm_exec = 1; break;
-	case PEV_FEAT_CLOCKID: a->use_clockid = 1; a->clockid = CLOCK_MONOTONIC; break;
+	case PEV_FEAT_USE_CLOCKID: a->use_clockid = 1; a->clockid = CLOCK_MONOTONIC; break;
 	case PEV_FEAT_NAMESPACES: a->namespaces = 1; break;
 	case PEV_FEAT_KSYMBOL: a->ksymbol = 1; break;
 	case PEV_FEAT_BPF_EVENT: a->bpf_event = 1; break;

@@ -17,10 +17,10 @@ enum pev_feature {
 	PEV_FEAT_SAMPLE_ID_ALL,		/* attr.sample_id_all (2.6.38) */
 	PEV_FEAT_EXCLUDE_GUEST,		/* attr.exclude_guest (3.2) */
 	PEV_FEAT_MMAP2,			/* attr.mmap2 (3.16) */
-	PEV_FEAT_BUILD_ID,		/* attr.build_id in MMAP2 (5.12) */
+	PEV_FEAT_MMAP2_BUILD_ID,		/* attr.build_id in MMAP2 (5.12) */
 	PEV_FEAT_CONTEXT_SWITCH,	/* attr.context_switch (4.3) */
 	PEV_FEAT_COMM_EXEC,		/* attr.comm_exec (3.16) */
-	PEV_FEAT_CLOCKID,		/* attr.use_clockid (4.1) */
+	PEV_FEAT_USE_CLOCKID,		/* attr.use_clockid (4.1) */
 	PEV_FEAT_NAMESPACES,		/* attr.namespaces (4.12; needs CAP_PERFMON) */
 	PEV_FEAT_KSYMBOL,		/* attr.ksymbol (5.1) */
 	PEV_FEAT_BPF_EVENT,		/* attr.bpf_event (5.1) */
