@@ -30,5 +30,6 @@ struct cmd {
 /* Subcommands (cli/cmd_<name>.c). */
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static int cmd_version(int argc, char **argv)
 /* One line per command; keep it sorted the way `perfev --help` lists it. */
 static const struct cmd commands[] = {
 	{ "list", cmd_list, "list the events this machine offers" },
+	{ "script", cmd_script, "print the records of a perf.data file" },
 	{ "stat", cmd_stat, "count events while a command runs, or on targets" },
 	{ "version", cmd_version, "print perfev's version" },
 };
