@@ -244,22 +244,25 @@ int script_event_setup(struct script *s, size_t idx)
 	int slot = type_slot(ev->attr->type);
 	unsigned f = default_fields(slot == TYPE_OTHER ? PERF_TYPE_HARDWARE : slot);
 
-	if (s->fsel[slot].user_set) {
-		f = s->fsel[slot].set;
-		if (s->fsel[slot].wildcard) {
-			f = drop_missing(ev->attr, f);
-		} else {
-			const char *miss = script_field_missing(ev->attr, f);
+	/* Defaults the samples cannot fill are dropped quietly; what -F
+	 * asks for must be there (perf refuses to run otherwise).  The dummy
+	 * event of side-band records is not checked. */
+	unsigned asked = s->fsel[slot].user_set ? s->fsel[slot].set : s->fsel[slot].add;
+	bool dummy = ev->attr->type == PERF_TYPE_SOFTWARE &&
+		     ev->attr->config == PERF_COUNT_SW_DUMMY;
 
-			if (miss) {
-				cli_error("samples for '%s' do not have the data for field '%s'; "
-					  "record with it or leave it out of -F", ev->name, miss);
-				return -EINVAL;
-			}
-		}
-	} else {
-		f = drop_missing(ev->attr, (f | s->fsel[slot].add) & ~s->fsel[slot].del);
+	if (s->fsel[slot].user_set)
+		f = s->fsel[slot].set;
+	else
+		f = drop_missing(ev->attr, f & ~s->fsel[slot].del) | s->fsel[slot].add;
+	const char *miss = script_field_missing(ev->attr, f & asked);
+
+	if (miss && !dummy) {
+		cli_error("samples for '%s' do not have the data for field '%s'; "
+			  "record with it or leave it out of -F", ev->name, miss);
+		return -EINVAL;
 	}
+	f = drop_missing(ev->attr, f);
 	ev->fields = f;
 	ev->callchain = (ev->attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
 			!s->opt.hide_callchain;

@@ -158,15 +158,8 @@ static bool module_differs(const struct pev_symbol *a, const struct pev_symbol *
 	return !a->module != !b->module;
 }
 
-PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st)
+static void dedup(struct pev_symtab *st)
 {
-	if (!st)
-		return -EINVAL;
-	if (st->finished)
-		return 0;
-	if (st->nr > 1)
-		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_sym);
-	/* Duplicates: keep one per start address. */
 	size_t out = 0;
 
 	for (size_t i = 0; i < st->nr; i++) {
@@ -178,8 +171,12 @@ PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st)
 		st->syms[out++] = st->syms[i];
 	}
 	st->nr = out;
-	/* Size-0 symbols end where the next begins; the kernel's last symbol
-	 * before the modules, and the last of all, end a page further. */
+}
+
+/* Size-0 symbols end where the next begins; the kernel's last symbol
+ * before the modules, and the last of all, end a page further. */
+static void fixup_end(struct pev_symtab *st)
+{
 	for (size_t i = 0; i + 1 < st->nr; i++) {
 		struct pev_symbol *p = &st->syms[i], *c = &st->syms[i + 1];
 
@@ -196,8 +193,33 @@ PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st)
 		if (l->end == l->start)
 			l->end = (l->start + 4095) / 4096 * 4096 + 4096;
 	}
+}
+
+/* ELF tables drop duplicates first and then fix ends; perf does it the
+ * other way round for kallsyms, so that of several names at one address
+ * the last listed (the only one left with a size) wins. */
+int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first)
+{
+	if (!st)
+		return -EINVAL;
+	if (st->finished)
+		return 0;
+	if (st->nr > 1)
+		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_sym);
+	if (ends_first) {
+		fixup_end(st);
+		dedup(st);
+	} else {
+		dedup(st);
+		fixup_end(st);
+	}
 	st->finished = true;
 	return 0;
+}
+
+PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st)
+{
+	return pev_symtab_finish_impl(st, false);
 }
 
 /* How far back to look for an enclosing symbol when the nearest one does
@@ -333,7 +355,7 @@ PEV_EXPORT struct pev_symtab *pev_kallsyms_parse(const char *text, size_t len)
 		}
 		p = le + 1;
 	}
-	if (pev_symtab_finish(st) < 0) {
+	if (pev_symtab_finish_impl(st, true) < 0) {
 		pev_symtab_free(st);
 		errno = ENOMEM;
 		return NULL;

@@ -31,6 +31,9 @@ struct pev_symtab *pev_symtab_load_elf_mem(const void *buf, size_t len);
 /* Offset -> vaddr through PT_LOAD headers; identity when none match. */
 uint64_t pev_elf_offset_to_vaddr(const struct pev_elf_info *info, uint64_t off);
 struct pev_dso;
+/* pev_symtab_finish; ends_first: fix sizes before dropping duplicates
+ * (perf's order for kallsyms). */
+int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first);
 /* True for the kernel and its modules (identity map_ip). */
 bool pev_dso_is_kernel(const struct pev_dso *d);
 /* Reads a whole file into a malloc'ed buffer. 0 or -errno. */

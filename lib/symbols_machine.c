@@ -54,6 +54,7 @@ struct pev_machine {
 	char unknown_comm[32];
 	struct cache_ent *cache;
 	struct proc *last_proc;		/* the last looked-up process */
+	unsigned flags;			/* PEV_MACHINE_* */
 };
 
 static inline size_t hash32(uint32_t k, size_t cap)
@@ -361,7 +362,12 @@ static int process_comm(struct pev_machine *m, const struct pev_record *rec)
 		return -ENOMEM;
 	th->pid = c->pid;
 	snprintf(th->comm, sizeof(th->comm), "%s", c->comm);
-	if (c->exec) {
+	/* An exec replaces the address space, but the maps stay until the
+	 * new image's MMAPs cut them: the kernel writes COMM(exec) before
+	 * the new mappings, and samples taken later inside execve() still
+	 * unwind through the old image's user stack (perf resolves them the
+	 * same way).  PEV_MACHINE_EXEC_RESETS_MAPS empties them instead. */
+	if (c->exec && (m->flags & PEV_MACHINE_EXEC_RESETS_MAPS)) {
 		struct proc *p = proc_find(m, c->pid);
 
 		if (p && p->maps.nr) {
@@ -516,6 +522,12 @@ PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,
 		e->rc = rc;
 	}
 	return rc;
+}
+
+PEV_EXPORT void pev_machine_set_flags(struct pev_machine *m, unsigned flags)
+{
+	if (m)
+		m->flags = flags;
 }
 
 PEV_EXPORT long pev_machine_nr_maps(struct pev_machine *m, int64_t pid)

@@ -143,12 +143,20 @@ struct pev_machine;
 PEV_EXPORT struct pev_machine *pev_machine_new(struct pev_dso_cache *cache);
 PEV_EXPORT void pev_machine_free(struct pev_machine *m);
 
+/* Machine flags. */
+#define PEV_MACHINE_EXEC_RESETS_MAPS	1u	/* COMM(exec) empties the maps */
+/* Sets PEV_MACHINE_* flags (default 0). */
+PEV_EXPORT void pev_machine_set_flags(struct pev_machine *m, unsigned flags);
+
 /* Feeds one record.  MMAP/MMAP2 add a map to the process (pid -1: the
- * kernel), replacing what it overlaps; FORK creates the thread (a new
+ * kernel), cutting what it overlaps; FORK creates the thread (a new
  * process copies the parent's maps; a new thread shares them); COMM sets
- * a thread's name, and with the exec flag empties its process's maps;
- * EXIT marks the thread dead (it stays, for samples that come later).
- * Other records are ignored.  0 or -ENOMEM. */
+ * a thread's name; with the exec flag the old maps stay until the new
+ * image's MMAPs replace them, as perf does (samples taken inside execve()
+ * after the COMM still resolve through the old image), unless
+ * PEV_MACHINE_EXEC_RESETS_MAPS is set; EXIT changes nothing (the thread
+ * stays for samples that come later).  Other records are ignored.  0 or
+ * -ENOMEM. */
 PEV_EXPORT int pev_machine_process(struct pev_machine *m,
 				   const struct pev_record *rec);
 
