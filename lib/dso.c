@@ -250,7 +250,8 @@ static void hex(char *out, const uint8_t *id, int n)
 
 /* Tries one candidate file: with a full .symtab (or, when `any`, any
  * symbol table) and the DSO's build id when one is known. */
-static bool try_file(struct pev_dso *d, const char *path, bool any)
+static bool try_file(struct pev_dso *d, const char *path, bool any,
+		     const char *runtime)
 {
 	struct pev_elf_info info;
 
@@ -262,7 +263,11 @@ static bool try_file(struct pev_dso *d, const char *path, bool any)
 		return false;
 	if (!info.has_symtab && !(any && info.has_dynsym))
 		return false;
-	struct pev_symtab *st = pev_symtab_load_elf(path);
+	/* PLT entries get names only when the symbols come from a separate
+	 * debug file: what perf 6.1 prints (with the binary's own .symtab, a
+	 * PLT address shows as the preceding symbol, _init+0x30). */
+	struct pev_symtab *st = pev_symtab_load_elf_plt(path,
+		runtime && strcmp(runtime, path) ? runtime : NULL);
 
 	if (!st)
 		return false;
@@ -297,6 +302,9 @@ static void load_user(struct pev_dso *d)
 	}
 	if (d->bid_size)
 		hex(bidhex, d->bid, d->bid_size);
+	/* The PLT comes from the runtime binary, whatever file has the
+	 * symbols. */
+	const char *rt = own_ok ? path : NULL;
 	/* perf's order: debuglink, build-id cache, /usr/lib/debug by path,
 	 * /usr/lib/debug/.build-id, the file itself. */
 	if (!c->no_debug_files && own_ok && d->info.debuglink[0]) {
@@ -304,41 +312,41 @@ static void load_user(struct pev_dso *d)
 		int dl = slash ? (int)(slash - path) : 0;
 
 		snprintf(p, sizeof(p), "%.*s/%s", dl, path, d->info.debuglink);
-		if (strcmp(p, path) && try_file(d, p, false))
+		if (strcmp(p, path) && try_file(d, p, false, rt))
 			return;
 		snprintf(p, sizeof(p), "%.*s/.debug/%s", dl, path, d->info.debuglink);
-		if (try_file(d, p, false))
+		if (try_file(d, p, false, rt))
 			return;
 		snprintf(p, sizeof(p), "/usr/lib/debug%.*s/%s", dl, path, d->info.debuglink);
-		if (try_file(d, p, false))
+		if (try_file(d, p, false, rt))
 			return;
 	}
 	if (c->buildid_dir && bidhex[0]) {
 		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-		if (try_file(d, p, false))
+		if (try_file(d, p, false, rt))
 			return;
 	}
 	if (!c->no_debug_files) {
 		snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
-		if (try_file(d, p, false))
+		if (try_file(d, p, false, rt))
 			return;
 		snprintf(p, sizeof(p), "/usr/lib/debug%s", path);
-		if (try_file(d, p, false))
+		if (try_file(d, p, false, rt))
 			return;
 		if (bidhex[0]) {
 			snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug",
 				 bidhex, bidhex + 2);
-			if (try_file(d, p, false))
+			if (try_file(d, p, false, rt))
 				return;
 		}
 	}
-	if (own_ok && try_file(d, path, true))
+	if (own_ok && try_file(d, path, true, path))
 		return;
 	/* The recorded file is gone or was replaced: perf's build-id cache
 	 * keeps a copy of it. */
 	if (c->buildid_dir && bidhex[0]) {
 		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-		try_file(d, p, true);
+		try_file(d, p, true, rt);
 	}
 }
 
@@ -352,7 +360,7 @@ static void load_vdso(struct pev_dso *d)
 	if (c->buildid_dir && d->bid_size) {
 		hex(bidhex, d->bid, d->bid_size);
 		snprintf(p, sizeof(p), "%s/[vdso]/%s/vdso", c->buildid_dir, bidhex);
-		if (try_file(d, p, true))
+		if (try_file(d, p, true, NULL))
 			return;
 	}
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);

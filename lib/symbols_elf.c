@@ -4,6 +4,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,10 +61,36 @@ static bool sym_is_function(const GElf_Sym *s)
 	       s->st_shndx != SHN_UNDEF;
 }
 
+/* perf's elf_sym__is_label: a named NOTYPE symbol (an assembler label
+ * such as ld.so's _start) that is defined, not absolute, and visible;
+ * kept when its section is a text section. */
+static bool sym_is_label(const GElf_Sym *s)
+{
+	int vis = GELF_ST_VISIBILITY(s->st_other);
+
+	return GELF_ST_TYPE(s->st_info) == STT_NOTYPE && s->st_name != 0 &&
+	       s->st_shndx != SHN_UNDEF && s->st_shndx != SHN_ABS &&
+	       vis != STV_HIDDEN && vis != STV_INTERNAL;
+}
+
+static bool section_is_text(Elf *e, size_t shstrndx, size_t idx)
+{
+	Elf_Scn *scn = elf_getscn(e, idx);
+	GElf_Shdr sh;
+	const char *name;
+
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return false;
+	name = elf_strptr(e, shstrndx, sh.sh_name);
+	return name && strstr(name, "text");
+}
+
 static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st)
 {
 	GElf_Shdr sh;
 	Elf_Data *data;
+	size_t shstrndx = 0;
+	bool have_shstr = elf_getshdrstrndx(e, &shstrndx) == 0;
 
 	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize)
 		return 0;
@@ -76,7 +103,11 @@ static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st)
 		GElf_Sym s;
 		const char *name;
 
-		if (!gelf_getsym(data, (int)i, &s) || !sym_is_function(&s))
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		if (!sym_is_function(&s) &&
+		    !(sym_is_label(&s) && have_shstr && s.st_shndx < SHN_LORESERVE &&
+		      section_is_text(e, shstrndx, s.st_shndx)))
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name)
@@ -102,7 +133,106 @@ static Elf_Scn *find_section(Elf *e, Elf64_Word type)
 	return NULL;
 }
 
+static Elf_Scn *find_named(Elf *e, const char *want, GElf_Shdr *out)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, out))
+			continue;
+		name = elf_strptr(e, shstrndx, out->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/* perf's dso__synthesize_plt_symbols (x86-64 layout: 16-byte entries;
+ * .plt starts with a 16-byte header, .plt.sec has none): entry i of the
+ * PLT belongs to relocation i of .rela.plt and is named "<sym>@plt"
+ * ("@plt" for IRELATIVE slots, which name no symbol). */
+static int add_plt(Elf *e, struct pev_symtab *st)
+{
+	GElf_Shdr plt, rel, dyn;
+	Elf_Scn *rs = find_named(e, ".rela.plt", &rel), *ds;
+	uint64_t base;
+
+	if (!rs || rel.sh_type != SHT_RELA || !rel.sh_entsize)
+		return 0;
+	if (find_named(e, ".plt.sec", &plt))
+		base = plt.sh_addr;
+	else if (find_named(e, ".plt", &plt))
+		base = plt.sh_addr + 16;
+	else
+		return 0;
+	ds = elf_getscn(e, rel.sh_link);
+	if (!ds || !gelf_getshdr(ds, &dyn))
+		return 0;
+	Elf_Data *rd = elf_getdata(rs, NULL), *dd = elf_getdata(ds, NULL);
+
+	if (!rd || !dd)
+		return 0;
+	size_t n = rel.sh_size / rel.sh_entsize;
+
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name = "";
+		char buf[512];
+
+		if (base + (i + 1) * 16 > plt.sh_addr + plt.sh_size)
+			break;
+		if (!gelf_getrela(rd, (int)i, &r))
+			continue;
+		size_t si = GELF_R_SYM(r.r_info);
+
+		if (si && gelf_getsym(dd, (int)si, &sym)) {
+			const char *nm = elf_strptr(e, dyn.sh_link, sym.st_name);
+
+			if (nm)
+				name = nm;
+		}
+		snprintf(buf, sizeof(buf), "%s@plt", name);
+		int err = pev_symtab_add(st, base + i * 16, 16, buf, NULL,
+					 STB_GLOBAL, STT_FUNC);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int pev_symtab_add_plt(struct pev_symtab *st, const char *path)
+{
+	int fd, err;
+	Elf *e = elf_open(path, NULL, 0, &fd);
+
+	if (!e)
+		return -errno;
+	err = add_plt(e, st);
+	elf_close(e, fd);
+	return err;
+}
+
+static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t len,
+				    const char *plt_path);
+
 static struct pev_symtab *load_elf(const char *path, const void *buf, size_t len)
+{
+	return load_elf2(path, buf, len, NULL);
+}
+
+struct pev_symtab *pev_symtab_load_elf_plt(const char *path, const char *plt_path)
+{
+	return load_elf2(path, NULL, 0, plt_path);
+}
+
+static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t len,
+				    const char *plt_path)
 {
 	int fd, err;
 	Elf *e = elf_open(path, buf, len, &fd);
@@ -125,6 +255,8 @@ static struct pev_symtab *load_elf(const char *path, const void *buf, size_t len
 		return NULL;
 	}
 	err = load_section(e, scn, st);
+	if (!err && plt_path)
+		pev_symtab_add_plt(st, plt_path);	/* best effort */
 	if (!err)
 		err = pev_symtab_finish(st);
 	elf_close(e, fd);
