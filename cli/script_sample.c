@@ -7,21 +7,19 @@
 /* Debian's perf 6.1 prints "%5d" pid/tid columns (later perfs "%7d"). */
 #define TID_WIDTH 5
 
+/* perf: "%5lu.%06lu: " (or "%5lu.%09lu: " with --ns). */
 static void print_time(struct script *s, uint64_t t)
 {
-	char tmp[40];
-	struct obuf mini = { tmp, 0, sizeof(tmp), -1, 0 };
+	struct obuf *o = &s->out;
 	uint64_t secs = t / 1000000000ull, ns = t % 1000000000ull;
 
-	so_u64(&mini, secs, 0);
-	so_char(&mini, '.');
+	so_u64(o, secs, 5);
+	so_char(o, '.');
 	if (s->opt.ns)
-		so_u64_zero(&mini, ns, 9);
+		so_u64_zero(o, ns, 9);
 	else
-		so_u64_zero(&mini, ns / 1000, 6);
-	tmp[mini.len] = 0;
-	so_str_w(&s->out, tmp, 12, false);
-	so_mem(&s->out, ": ", 2);
+		so_u64_zero(o, ns / 1000, 6);
+	so_mem(o, ": ", 2);
 }
 
 void script_print_start(struct script *s, const struct script_event *ev,
