@@ -220,6 +220,8 @@ int cmd_script(int argc, char **argv)
 out:
 	so_release(&s.out);
 	script_trace_release(&s);
+	for (size_t i = 0; i < s.nr_events; i++)
+		free(s.events[i].owned);
 	free(s.events);
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);

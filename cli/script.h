@@ -67,8 +67,9 @@ enum {
 /* Per-event output settings. */
 struct script_event {
 	const struct perf_event_attr *attr;
-	const char *name;
+	const char *name;	/* name_buf, or the owned copy `owned` */
 	char name_buf[64];
+	char *owned;
 	unsigned fields;
 	bool callchain;		/* sample has CALLCHAIN and -G not given */
 	struct tep_event *tp;	/* tracepoint format, or NULL */
@@ -111,6 +112,9 @@ struct script {
 /* script_fields.c */
 int script_fields_parse(struct script *s, const char *spec);
 int script_event_setup(struct script *s, size_t idx);
+/* Takes the file's name for event idx again (pipe mode names arrive
+ * after the attrs). */
+void script_event_refresh_name(struct script *s, size_t idx);
 const char *script_field_missing(const struct perf_event_attr *attr, unsigned fields);
 
 /* script_sample.c */

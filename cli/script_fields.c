@@ -213,6 +213,21 @@ static void name_from_attr(struct script *s, struct script_event *ev)
 	ev->name = ev->name_buf;
 }
 
+void script_event_refresh_name(struct script *s, size_t idx)
+{
+	struct script_event *ev = &s->events[idx];
+	const char *n = pev_data_event_name(s->data, idx);
+
+	free(ev->owned);
+	ev->owned = NULL;
+	/* A copy: the reader may replace its names (pipe EVENT_UPDATE). */
+	if (n && (ev->owned = strdup(n))) {
+		ev->name = ev->owned;
+		return;
+	}
+	name_from_attr(s, ev);
+}
+
 /* Fills the settings of event idx (once).  0, or -EINVAL when -F asks
  * for a field the event's samples do not have (message printed). */
 int script_event_setup(struct script *s, size_t idx)
@@ -224,6 +239,10 @@ int script_event_setup(struct script *s, size_t idx)
 		if (!v)
 			return -ENOMEM;
 		memset(v + s->nr_events, 0, (n - s->nr_events) * sizeof(*v));
+		/* Names in name_buf moved with the array. */
+		for (size_t i = 0; i < s->nr_events; i++)
+			if (v[i].ready && !v[i].owned)
+				v[i].name = v[i].name_buf;
 		s->events = v;
 		s->nr_events = n;
 		if (idx >= n)
@@ -238,9 +257,7 @@ int script_event_setup(struct script *s, size_t idx)
 		return -ENOENT;
 	if (ev->attr->type == PERF_TYPE_TRACEPOINT)
 		ev->tp = script_trace_find(s, ev->attr);
-	ev->name = pev_data_event_name(s->data, idx);
-	if (!ev->name)
-		name_from_attr(s, ev);
+	script_event_refresh_name(s, idx);
 	int slot = type_slot(ev->attr->type);
 	unsigned f = default_fields(slot == TYPE_OTHER ? PERF_TYPE_HARDWARE : slot);
 

@@ -128,6 +128,7 @@ static void ensure_name_width(struct script *s)
 	for (size_t i = 0; i < pev_decoder_nr_attrs(s->dec); i++) {
 		if (script_event_setup(s, i) < 0)
 			continue;
+		script_event_refresh_name(s, i);
 		int n = (int)strlen(s->events[i].name);
 
 		if (n > w)

@@ -112,9 +112,12 @@ static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st)
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		int err = pev_symtab_add(st, s.st_value, s.st_size, name, NULL,
+		char *dm = pev_demangle(name);
+		int err = pev_symtab_add(st, s.st_value, s.st_size, dm ? dm : name, NULL,
 					 (uint8_t)GELF_ST_BIND(s.st_info),
 					 (uint8_t)GELF_ST_TYPE(s.st_info));
+
+		free(dm);
 		if (err < 0)
 			return err;
 	}

@@ -40,6 +40,9 @@ struct pev_dso;
 int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first);
 /* True for the kernel and its modules (identity map_ip). */
 bool pev_dso_is_kernel(const struct pev_dso *d);
+/* A C++ name demangled without parameters (malloc'ed), or NULL when name
+ * is not mangled or no demangler is available. */
+char *pev_demangle(const char *name);
 /* Reads a whole file into a malloc'ed buffer. 0 or -errno. */
 int pev_read_whole_file(const char *path, char **out, size_t *outlen);
 
