@@ -182,16 +182,21 @@ static void fixup_end(struct pev_symtab *st)
 
 		if (p->end != p->start)
 			continue;
-		if (module_differs(p, c))
+		if (module_differs(p, c)) {
 			p->end = (p->end + 4096 + 4095) & ~(uint64_t)4095;
-		else
+			if (p->end <= p->start)		/* wrapped at the top */
+				p->end = UINT64_MAX;
+		} else {
 			p->end = c->start;
+		}
 	}
 	if (st->nr) {
 		struct pev_symbol *l = &st->syms[st->nr - 1];
 
 		if (l->end == l->start)
 			l->end = (l->start + 4095) / 4096 * 4096 + 4096;
+		if (l->end <= l->start)
+			l->end = UINT64_MAX;
 	}
 }
 
