@@ -37,7 +37,16 @@ static long params_start(const char *s, size_t n)
 			end -= 8;
 		else if (end && s[end - 1] == '&')
 			end--;
-		else
+		else if (end && s[end - 1] == ']') {
+			/* " [clone .part.0]" suffixes of compiler clones */
+			size_t i = end - 1;
+
+			while (i && s[i] != '[')
+				i--;
+			if (s[i] != '[' || strncmp(s + i, "[clone ", 7))
+				break;
+			end = i;
+		} else
 			break;
 	}
 	if (!end || s[end - 1] != ')')
