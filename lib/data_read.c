@@ -512,17 +512,26 @@ PEV_EXPORT const char *pev_data_error(const struct pev_data *d)
 
 /* ---- in-band metadata */
 
+static int grow_names(struct pev_data *d, size_t nr)
+{
+	if (nr <= d->nnames)
+		return 0;
+	char **n = realloc(d->names, nr * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	memset(n + d->nnames, 0, (nr - d->nnames) * sizeof(*n));
+	d->names = n;
+	d->nnames = nr;
+	return 0;
+}
+
 static int set_name(struct pev_data *d, size_t idx, const char *name)
 {
-	if (idx >= d->nnames) {
-		char **n = realloc(d->names, (idx + 1) * sizeof(*n));
+	int r = grow_names(d, idx + 1);
 
-		if (!n)
-			return -ENOMEM;
-		memset(n + d->nnames, 0, (idx + 1 - d->nnames) * sizeof(*n));
-		d->names = n;
-		d->nnames = idx + 1;
-	}
+	if (r < 0)
+		return r;
 	free(d->names[idx]);
 	d->names[idx] = strdup(name);
 	return d->names[idx] ? 0 : -ENOMEM;
@@ -578,14 +587,9 @@ int data_process_meta(struct pev_data *d, const struct raw_rec *rr,
 		memcpy(ids, rec.u.header_attr.ids, n * 8);
 		r = add_event(d, &a, rec.u.header_attr.attr_size, ids, n);
 		free(ids);
-		if (r == 0 && d->nnames < pev_decoder_nr_attrs(d->dec))
-			r = set_name(d, pev_decoder_nr_attrs(d->dec) - 1, "") ;
-		if (r == 0) {	/* "" placeholder: unnamed */
-			size_t i = pev_decoder_nr_attrs(d->dec) - 1;
-
-			free(d->names[i]);
-			d->names[i] = NULL;
-		}
+		/* the new event is unnamed until EVENT_UPDATE/EVENT_DESC */
+		if (r == 0)
+			r = grow_names(d, pev_decoder_nr_attrs(d->dec));
 		return r;
 	}
 	case PEV_RECORD_HEADER_FEATURE: {
