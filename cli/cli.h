@@ -31,5 +31,6 @@ struct cmd {
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 #endif

@@ -58,14 +58,14 @@ void ob_u32(struct obuf *b, uint32_t v)
 	ob_put(b, &v, 4);
 }
 
-void ob_u64(struct obuf *b, uint64_t v)
+static void ob_u64(struct obuf *b, uint64_t v)
 {
 	if (b->foreign)
 		v = bswap_64(v);
 	ob_put(b, &v, 8);
 }
 
-void ob_str(struct obuf *b, const char *s)
+static void ob_str(struct obuf *b, const char *s)
 {
 	size_t n = strlen(s ? s : "") + 1;
 	size_t len = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;

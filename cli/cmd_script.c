@@ -1,0 +1,231 @@
+/* perfev script: print the records of a perf.data file the way perf
+ * script does: samples with symbols and callchains, side-band records on
+ * request, or a raw dump. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "script.h"
+
+static int opt_fields(const struct opt *o, const char *arg, void *ctx)
+{
+	struct script *s = ctx;
+
+	(void)o;
+	return script_fields_parse(s, arg) < 0 ? -1 : 0;
+}
+
+static void set_build_ids(struct script *s)
+{
+	const struct pev_data_features *f = pev_data_features(s->data);
+
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct pev_data_build_id *b = &f->build_ids[i];
+
+		if (b->filename)
+			pev_dso_cache_set_build_id(s->dsos, b->filename, b->id, b->size);
+	}
+}
+
+static void handle(struct script *s, const struct pev_record *rec)
+{
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		script_print_sample(s, rec);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		pev_machine_process(s->machine, rec);
+		if (s->opt.show_mmap)
+			script_print_side(s, rec);
+		break;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		pev_machine_process(s->machine, rec);
+		if (s->opt.show_task)
+			script_print_side(s, rec);
+		break;
+	case PERF_RECORD_EXIT:
+		if (s->opt.show_task)
+			script_print_side(s, rec);
+		pev_machine_process(s->machine, rec);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (s->opt.show_switch)
+			script_print_side(s, rec);
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		if (s->opt.show_lost)
+			script_print_side(s, rec);
+		break;
+	case PEV_RECORD_HEADER_BUILD_ID: {
+		const struct pev_record_build_id *b = &rec->u.build_id;
+
+		pev_dso_cache_set_build_id(s->dsos, b->filename, b->build_id,
+					   b->size > 20 ? 20 : b->size);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* Records synthesized by perf record carry a zero sample_id (id 0),
+ * which perf maps to the first event; the decoder knows no id 0.  Decode
+ * them again with the first event's attr alone (every attr has the
+ * sample_id trailer at the same place, or the file would not open). */
+static int redecode(struct script *s, struct pev_data_event *ev)
+{
+	const struct perf_event_attr *a0;
+
+	if (ev->decode_error != -ENOENT || ev->rec.type >= PEV_RECORD_USER_TYPE_START ||
+	    ev->rec.type == PERF_RECORD_SAMPLE)
+		return ev->decode_error;
+	if (!s->first_only) {
+		a0 = pev_decoder_attr(s->dec, 0);
+		s->first_only = pev_decoder_new();
+		if (!a0 || !s->first_only ||
+		    pev_decoder_add_attr(s->first_only, a0, NULL, 0) < 0)
+			return ev->decode_error;
+	}
+	const void *raw = ev->rec.raw;
+	int err = pev_record_decode(s->first_only, raw, ev->rec.size, &ev->rec);
+
+	if (err < 0)
+		return err;
+	if (ev->rec.has_sample_id && ev->rec.sample_id.id != 0)
+		return -ENOENT;
+	ev->rec.attr_index = 0;
+	ev->rec.attr = pev_decoder_attr(s->dec, 0);
+	ev->decode_error = 0;
+	return 0;
+}
+
+static int run(struct script *s)
+{
+	struct pev_data_event ev;
+	uint64_t bad = 0;
+	int rc;
+
+	for (;;) {
+		rc = s->opt.dump_raw ? pev_data_next(s->data, &ev) :
+		     pev_data_next_ordered(s->data, &ev);
+		if (rc <= 0)
+			break;
+		if (ev.decode_error)
+			redecode(s, &ev);
+		if (s->opt.dump_raw) {
+			script_dump_raw(s, &ev);
+			if (!ev.decode_error)
+				handle(s, &ev.rec);
+		} else if (ev.decode_error) {
+			bad++;
+		} else {
+			handle(s, &ev.rec);
+		}
+		if (s->out.err)
+			break;
+	}
+	so_flush(&s->out);
+	if (s->out.err) {
+		if (s->out.err != -EPIPE)
+			cli_error("cannot write the output: %s", strerror(-s->out.err));
+		return EXIT_ERROR;
+	}
+	if (rc < 0) {
+		cli_error("'%s' is damaged: %s; it may be truncated, record it again",
+			  s->opt.input, pev_data_error(s->data));
+		return EXIT_ERROR;
+	}
+	if (bad)
+		cli_warn("%llu records of '%s' could not be decoded and were skipped",
+			 (unsigned long long)bad, s->opt.input);
+	return EXIT_OK;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct script s;
+	static const char *const usage[] = {
+		"perfev script [<options>]",
+		NULL,
+	};
+
+	memset(&s, 0, sizeof(s));
+	s.opt.input = "perf.data";
+	s.opt.max_stack = 127;
+	const struct opt opts[] = {
+		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file name ('-' reads a pipe)", NULL, 0 },
+		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print: comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,dso,addr,period,...; +f/-f add/remove", opt_fields, 0 },
+		{ OPT_BOOL, 0, "show-task-events", &s.opt.show_task, NULL, "print COMM, FORK and EXIT records", NULL, 0 },
+		{ OPT_BOOL, 0, "show-mmap-events", &s.opt.show_mmap, NULL, "print MMAP and MMAP2 records", NULL, 0 },
+		{ OPT_BOOL, 0, "show-switch-events", &s.opt.show_switch, NULL, "print context-switch records", NULL, 0 },
+		{ OPT_BOOL, 0, "show-lost-events", &s.opt.show_lost, NULL, "print LOST records", NULL, 0 },
+		{ OPT_BOOL, 'D', "dump-raw-trace", &s.opt.dump_raw, NULL, "dump every record (file order) with a hex dump", NULL, 0 },
+		{ OPT_BOOL, 'G', "hide-call-graph", &s.opt.hide_callchain, NULL, "do not print callchains", NULL, 0 },
+		{ OPT_INT, 0, "max-stack", &s.opt.max_stack, "n", "print at most n callchain entries (127)", NULL, 0 },
+		{ OPT_BOOL, 0, "ns", &s.opt.ns, NULL, "times in nanoseconds", NULL, 0 },
+		{ OPT_STRING, 0, "kallsyms", &s.opt.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
+		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+	};
+	int first = opt_parse(argc, argv, opts, usage, 0, &s);
+
+	if (first == OPT_HELP)
+		return EXIT_OK;
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'; perfev script reads a file given with -i",
+			  argv[first]);
+		return EXIT_USAGE;
+	}
+	char err[512] = "";
+
+	s.data = pev_data_open(s.opt.input, NULL, err, sizeof(err));
+	if (!s.data) {
+		if (errno == ENOENT && strcmp(s.opt.input, "-"))
+			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
+				  s.opt.input);
+		else
+			cli_error("cannot read '%s': %s", s.opt.input,
+				  err[0] ? err : strerror(errno));
+		return EXIT_ERROR;
+	}
+	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = s.opt.kallsyms };
+	int ret = EXIT_ERROR;
+
+	s.dec = pev_data_decoder(s.data);
+	s.dsos = pev_dso_cache_new(&dopts);
+	s.machine = s.dsos ? pev_machine_new(s.dsos) : NULL;
+	if (!s.machine || so_init(&s.out, 1) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	set_build_ids(&s);
+	/* File mode: check -F against every event before printing anything. */
+	for (size_t i = 0; i < pev_decoder_nr_attrs(s.dec); i++) {
+		int err2 = script_event_setup(&s, i);
+
+		if (err2 == -EINVAL)
+			goto out;
+	}
+	ret = run(&s);
+out:
+	so_release(&s.out);
+	script_trace_release(&s);
+	for (size_t i = 0; i < s.nr_events; i++)
+		free(s.events[i].owned);
+	free(s.events);
+	pev_machine_free(s.machine);
+	pev_dso_cache_free(s.dsos);
+	pev_data_close(s.data);
+	pev_decoder_free(s.first_only);
+	return ret;
+}

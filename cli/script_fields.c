@@ -1,0 +1,288 @@
+/* perfev script: -F field selection and per-event output settings,
+ * following perf script's defaults per event type. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "cli.h"
+#include "script.h"
+
+#define NTYPES 7	/* PERF_TYPE_HARDWARE..BREAKPOINT, then "other" */
+#define TYPE_OTHER 6
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} field_names[] = {
+	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID },
+	{ "time", F_TIME }, { "cpu", F_CPU }, { "event", F_EVNAME },
+	{ "trace", F_TRACE }, { "ip", F_IP }, { "sym", F_SYM },
+	{ "dso", F_DSO }, { "addr", F_ADDR }, { "symoff", F_SYMOFFSET },
+	{ "period", F_PERIOD }, { "misc", F_MISC }, { "phys_addr", F_PHYS_ADDR },
+	{ "weight", F_WEIGHT }, { "data_src", F_DATA_SRC }, { "cgroup", F_CGROUP },
+};
+
+static const struct {
+	const char *name;
+	int type;
+} type_names[] = {
+	{ "hw", PERF_TYPE_HARDWARE }, { "sw", PERF_TYPE_SOFTWARE },
+	{ "trace", PERF_TYPE_TRACEPOINT }, { "raw", PERF_TYPE_RAW },
+	{ "break", PERF_TYPE_BREAKPOINT },
+};
+
+#define BASIC (F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_IP | F_SYM | \
+	       F_SYMOFFSET | F_DSO | F_PERIOD)
+
+static unsigned default_fields(int t)
+{
+	switch (t) {
+	case PERF_TYPE_TRACEPOINT:
+		return F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE;
+	case PERF_TYPE_RAW:
+		return BASIC | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR;
+	default:
+		return BASIC;
+	}
+}
+
+static int type_slot(uint32_t type)
+{
+	return type < PERF_TYPE_MAX && type != PERF_TYPE_HW_CACHE ? (int)type :
+	       type == PERF_TYPE_HW_CACHE ? PERF_TYPE_HW_CACHE : TYPE_OTHER;
+}
+
+static unsigned lookup_field(const char *tok)
+{
+	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+		if (!strcmp(tok, field_names[i].name))
+			return field_names[i].bit;
+	return 0;
+}
+
+/* "[type:][+-]f,[+-]f,..." */
+int script_fields_parse(struct script *s, const char *spec)
+{
+	char *copy = strdup(spec), *list = copy, *save = NULL;
+	int only = -1;
+	enum { SET, ADD, DEL, NONE } mode = NONE;
+	unsigned set = 0, add = 0, del = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	char *colon = strchr(list, ':');
+
+	if (colon) {
+		*colon = 0;
+		for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+			if (!strcmp(list, type_names[i].name))
+				only = type_names[i].type;
+		if (only < 0) {
+			cli_error("unknown event type '%s' in -F; use hw, sw, trace, raw or break", list);
+			free(copy);
+			return -EINVAL;
+		}
+		list = colon + 1;
+	}
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int m = SET;
+
+		if (*tok == '+' || *tok == '-') {
+			m = *tok == '+' ? ADD : DEL;
+			tok++;
+		}
+		if ((mode == SET) != (m == SET) && mode != NONE) {
+			cli_error("cannot mix '+field'/'-field' with plain fields in -F '%s'", spec);
+			free(copy);
+			return -EINVAL;
+		}
+		mode = m;
+		unsigned bit = lookup_field(tok);
+
+		if (!bit) {
+			cli_error("unknown field '%s' in -F; try comm,tid,pid,time,cpu,event,"
+				  "trace,ip,sym,symoff,dso,addr,period,misc,phys_addr,weight,data_src",
+				  tok);
+			free(copy);
+			return -EINVAL;
+		}
+		if (m == SET)
+			set |= bit;
+		else if (m == ADD)
+			add |= bit;
+		else
+			del |= bit;
+	}
+	free(copy);
+	for (int t = 0; t < NTYPES + 1; t++) {
+		if (only >= 0 && t != only)
+			continue;
+		if (mode == SET) {
+			s->fsel[t].user_set = true;
+			s->fsel[t].wildcard = only < 0;
+			s->fsel[t].set = set;
+		} else {
+			s->fsel[t].add |= add;
+			s->fsel[t].del |= del;
+			s->fsel[t].add &= ~del;
+		}
+	}
+	s->fsel_any = true;
+	return 0;
+}
+
+/* The sample bit a field needs; 0 when it needs none. */
+static uint64_t field_needs(unsigned f)
+{
+	switch (f) {
+	case F_TID: case F_PID: return PERF_SAMPLE_TID;
+	case F_TIME: return PERF_SAMPLE_TIME;
+	case F_CPU: return PERF_SAMPLE_CPU;
+	case F_IP: return PERF_SAMPLE_IP;
+	case F_ADDR: return PERF_SAMPLE_ADDR;
+	case F_PERIOD: return PERF_SAMPLE_PERIOD;
+	case F_TRACE: return PERF_SAMPLE_RAW;
+	case F_WEIGHT: return PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT;
+	case F_DATA_SRC: return PERF_SAMPLE_DATA_SRC;
+	case F_PHYS_ADDR: return PERF_SAMPLE_PHYS_ADDR;
+	case F_CGROUP: return PERF_SAMPLE_CGROUP;
+	default: return 0;
+	}
+}
+
+/* The name of the first field in `fields` the attr cannot give, or NULL. */
+const char *script_field_missing(const struct perf_event_attr *attr, unsigned fields)
+{
+	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++) {
+		unsigned f = field_names[i].bit;
+		uint64_t need = field_needs(f);
+
+		if (!(fields & f))
+			continue;
+		if (need && !(attr->sample_type & need))
+			return field_names[i].name;
+		if ((f == F_SYM || f == F_DSO || f == F_SYMOFFSET) &&
+		    !(attr->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
+			return field_names[i].name;
+		if (f == F_TRACE && attr->type != PERF_TYPE_TRACEPOINT)
+			return field_names[i].name;
+	}
+	return NULL;
+}
+
+static unsigned drop_missing(const struct perf_event_attr *attr, unsigned fields)
+{
+	const char *miss;
+
+	while ((miss = script_field_missing(attr, fields)))
+		fields &= ~lookup_field(miss);
+	return fields;
+}
+
+static void name_from_attr(struct script *s, struct script_event *ev)
+{
+	const struct perf_event_attr *a = ev->attr;
+	const struct pev_symbolic_event *se;
+
+	if (a->type == PERF_TYPE_TRACEPOINT && ev->tp) {
+		snprintf(ev->name_buf, sizeof(ev->name_buf), "%s:%s",
+			 ev->tp->system, ev->tp->name);
+		ev->name = ev->name_buf;
+		return;
+	}
+	for (size_t i = 0; (se = pev_symbolic_event(i)); i++) {
+		if (se->type == a->type && se->config == a->config) {
+			snprintf(ev->name_buf, sizeof(ev->name_buf), "%s",
+				 se->alias ? se->alias : se->name);
+			ev->name = ev->name_buf;
+			return;
+		}
+	}
+	if (a->type == PERF_TYPE_SOFTWARE && a->config == 9)
+		snprintf(ev->name_buf, sizeof(ev->name_buf), "dummy");
+	else if (a->type == PERF_TYPE_RAW)
+		snprintf(ev->name_buf, sizeof(ev->name_buf), "raw 0x%llx",
+			 (unsigned long long)a->config);
+	else
+		snprintf(ev->name_buf, sizeof(ev->name_buf), "unknown attr type: %u",
+			 a->type);
+	(void)s;
+	ev->name = ev->name_buf;
+}
+
+void script_event_refresh_name(struct script *s, size_t idx)
+{
+	struct script_event *ev = &s->events[idx];
+	const char *n = pev_data_event_name(s->data, idx);
+
+	free(ev->owned);
+	ev->owned = NULL;
+	/* A copy: the reader may replace its names (pipe EVENT_UPDATE). */
+	if (n && (ev->owned = strdup(n))) {
+		ev->name = ev->owned;
+		return;
+	}
+	name_from_attr(s, ev);
+}
+
+/* Fills the settings of event idx (once).  0, or -EINVAL when -F asks
+ * for a field the event's samples do not have (message printed). */
+int script_event_setup(struct script *s, size_t idx)
+{
+	if (idx >= s->nr_events) {
+		size_t n = pev_decoder_nr_attrs(s->dec);
+		struct script_event *v = realloc(s->events, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + s->nr_events, 0, (n - s->nr_events) * sizeof(*v));
+		/* Names in name_buf moved with the array. */
+		for (size_t i = 0; i < s->nr_events; i++)
+			if (v[i].ready && !v[i].owned)
+				v[i].name = v[i].name_buf;
+		s->events = v;
+		s->nr_events = n;
+		if (idx >= n)
+			return -ENOENT;
+	}
+	struct script_event *ev = &s->events[idx];
+
+	if (ev->ready)
+		return 0;
+	ev->attr = pev_decoder_attr(s->dec, idx);
+	if (!ev->attr)
+		return -ENOENT;
+	if (ev->attr->type == PERF_TYPE_TRACEPOINT)
+		ev->tp = script_trace_find(s, ev->attr);
+	script_event_refresh_name(s, idx);
+	int slot = type_slot(ev->attr->type);
+	unsigned f = default_fields(slot == TYPE_OTHER ? PERF_TYPE_HARDWARE : slot);
+
+	/* Defaults the samples cannot fill are dropped quietly; what -F
+	 * asks for must be there (perf refuses to run otherwise).  The dummy
+	 * event of side-band records is not checked. */
+	unsigned asked = s->fsel[slot].user_set ? s->fsel[slot].set : s->fsel[slot].add;
+	bool dummy = ev->attr->type == PERF_TYPE_SOFTWARE &&
+		     ev->attr->config == PERF_COUNT_SW_DUMMY;
+
+	if (s->fsel[slot].user_set)
+		f = s->fsel[slot].set;
+	else
+		f = drop_missing(ev->attr, f & ~s->fsel[slot].del) | s->fsel[slot].add;
+	const char *miss = script_field_missing(ev->attr, f & asked);
+
+	if (miss && !dummy) {
+		cli_error("samples for '%s' do not have the data for field '%s'; "
+			  "record with it or leave it out of -F", ev->name, miss);
+		return -EINVAL;
+	}
+	f = drop_missing(ev->attr, f);
+	ev->fields = f;
+	ev->callchain = (ev->attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+			!s->opt.hide_callchain;
+	ev->ready = true;
+	return 0;
+}

@@ -1,0 +1,198 @@
+/* libperfev: addresses to symbols.
+ *
+ * Three layers:
+ *   - a symbol table (struct pev_symtab): sorted [start, end) ranges with
+ *     names, filled from an ELF file's .symtab/.dynsym (libelf), from
+ *     /proc/kallsyms text, or by hand; looked up by binary search;
+ *   - a DSO cache (struct pev_dso_cache): one struct pev_dso per path (and
+ *     build id), whose symbols are loaded on first use, preferring a debug
+ *     file (/usr/lib/debug/.build-id, .gnu_debuglink, perf's ~/.debug
+ *     build-id cache) that has a full .symtab, as perf does;
+ *   - a machine (struct pev_machine): the threads and memory maps of the
+ *     processes recorded in a perf.data file, built from its MMAP, MMAP2,
+ *     COMM, FORK and EXIT records, and the kernel's maps; it resolves
+ *     (pid, ip, cpumode) to map, DSO, symbol and offset.
+ *
+ * Symbols follow perf's rules: only function symbols (STT_FUNC,
+ * STT_GNU_IFUNC) from ELF; T/t/W/w/D/d/B/b from kallsyms; of several
+ * symbols at one address the one perf picks is kept (non-zero size, then
+ * non-weak, then global, then fewer leading underscores, then the longer
+ * name); a symbol of size 0 ends where the next one starts.
+ *
+ * None of these objects is thread-safe; pev_symtab_lookup on a finished
+ * table may be called from many threads at once. */
+#ifndef PERFEV_SYMBOLS_H
+#define PERFEV_SYMBOLS_H
+
+#include <perfev/common.h>
+#include <perfev/record.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------- symbol table */
+
+struct pev_symbol {
+	uint64_t start, end;	/* [start, end) */
+	const char *name;	/* owned by the table */
+	const char *module;	/* kallsyms "[module]" name, else NULL */
+	uint8_t binding;	/* STB_LOCAL / STB_GLOBAL / STB_WEAK */
+	uint8_t type;		/* STT_FUNC, STT_OBJECT, ... */
+};
+
+struct pev_symtab;
+
+/* A new empty table; NULL and errno = ENOMEM. */
+PEV_EXPORT struct pev_symtab *pev_symtab_new(void);
+/* Frees the table and its names; accepts NULL. */
+PEV_EXPORT void pev_symtab_free(struct pev_symtab *st);
+/* Adds a symbol (name and module are copied; module may be NULL).  Only
+ * before pev_symtab_finish.  0, -EINVAL (NULL name, or after finish),
+ * -ENOMEM. */
+PEV_EXPORT int pev_symtab_add(struct pev_symtab *st, uint64_t start,
+			      uint64_t size, const char *name,
+			      const char *module, uint8_t binding,
+			      uint8_t type);
+/* Sorts the table, drops duplicates at one address (keeping perf's
+ * choice) and gives size-0 symbols the end of the next symbol's start (the
+ * last one: the next page boundary after it plus a page, as perf).  Once
+ * finished, a table is read-only.  0 or -ENOMEM. */
+PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st);
+/* The symbol containing addr, or NULL (also before finish).  When
+ * symbols overlap, the one that starts last at or before addr and still
+ * contains it. */
+PEV_EXPORT const struct pev_symbol *
+pev_symtab_lookup(const struct pev_symtab *st, uint64_t addr);
+PEV_EXPORT size_t pev_symtab_count(const struct pev_symtab *st);
+/* The i-th symbol by address, or NULL past the end. */
+PEV_EXPORT const struct pev_symbol *
+pev_symtab_symbol(const struct pev_symtab *st, size_t i);
+
+/* Parses /proc/kallsyms text ("addr type name [module]" lines) into a new
+ * finished table.  Lines that do not parse are skipped; symbols of other
+ * types than text, weak, data and bss are left out; so are symbols at
+ * address 0 (what an unprivileged reader sees).  NULL and errno: ENOMEM. */
+PEV_EXPORT struct pev_symtab *pev_kallsyms_parse(const char *text, size_t len);
+/* Reads a kallsyms file (NULL = /proc/kallsyms) and parses it; NULL and
+ * errno on failure (ENOENT, EACCES, ENOMEM). */
+PEV_EXPORT struct pev_symtab *pev_kallsyms_load(const char *path);
+
+/* The function symbols of an ELF file (.symtab, else .dynsym), at their
+ * ELF virtual addresses, in a new finished table.  NULL and errno:
+ * ENOENT/EACCES (open), ENOEXEC (not ELF), ENODATA (no symbol table),
+ * ENOMEM. */
+PEV_EXPORT struct pev_symtab *pev_symtab_load_elf(const char *path);
+
+/* ------------------------------------------------------------------- DSO */
+
+struct pev_dso;
+struct pev_dso_cache;
+
+struct pev_dso_cache_opts {
+	size_t size;		/* sizeof(struct pev_dso_cache_opts) */
+	/* Where perf's build-id cache is ($HOME/.debug when NULL; "" turns
+	 * it off). */
+	const char *buildid_dir;
+	/* Kernel symbols: a kallsyms file to use (NULL: the cached one for
+	 * the file's kernel build id in the build-id cache, else
+	 * /proc/kallsyms when the running kernel is the recorded one or its
+	 * build id is unknown). */
+	const char *kallsyms;
+	/* Do not look for debug files (/usr/lib/debug, .gnu_debuglink). */
+	bool no_debug_files;
+};
+
+/* A new cache; opts may be NULL.  NULL and errno. */
+PEV_EXPORT struct pev_dso_cache *
+pev_dso_cache_new(const struct pev_dso_cache_opts *opts);
+/* Frees the cache and every DSO in it; accepts NULL. */
+PEV_EXPORT void pev_dso_cache_free(struct pev_dso_cache *c);
+/* Records a build id known for a path (from the file's BUILD_ID feature
+ * or a MMAP2 record): DSOs of that path then look for debug files by it
+ * and are checked against it.  0, -EINVAL (size > 20), -ENOMEM. */
+PEV_EXPORT int pev_dso_cache_set_build_id(struct pev_dso_cache *c,
+					  const char *path, const uint8_t *id,
+					  size_t size);
+/* The DSO for a path (created on first use; symbols not loaded yet).
+ * "[kernel.kallsyms]" is the kernel; "[vdso]" the vDSO (read from this
+ * process when no cached copy matches).  NULL and errno = ENOMEM. */
+PEV_EXPORT struct pev_dso *pev_dso_cache_get(struct pev_dso_cache *c,
+					     const char *path);
+
+/* The DSO's name as perf prints it: the path, "[kernel.kallsyms]",
+ * "[vdso]", a module's "[name]". */
+PEV_EXPORT const char *pev_dso_name(const struct pev_dso *dso);
+/* Its symbol table, loaded on first call (NULL when it has none; the
+ * failure is remembered and not retried). */
+PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *dso);
+/* Converts a map-relative address (ip - map start + pgoff, i.e. a file
+ * offset) to the DSO's ELF virtual address, through its PT_LOAD headers;
+ * the identity when the DSO is not ELF or the kernel. */
+PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *dso,
+					    uint64_t offset);
+/* Where the symbols came from (a path), or NULL when none were loaded. */
+PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso);
+
+/* --------------------------------------------------------------- machine */
+
+struct pev_machine;
+
+/* A new machine whose DSOs come from cache (borrowed: it must outlive
+ * the machine).  NULL and errno. */
+PEV_EXPORT struct pev_machine *pev_machine_new(struct pev_dso_cache *cache);
+PEV_EXPORT void pev_machine_free(struct pev_machine *m);
+
+/* Machine flags. */
+#define PEV_MACHINE_EXEC_RESETS_MAPS	1u	/* COMM(exec) empties the maps */
+/* Sets PEV_MACHINE_* flags (default 0). */
+PEV_EXPORT void pev_machine_set_flags(struct pev_machine *m, unsigned flags);
+
+/* Feeds one record.  MMAP/MMAP2 add a map to the process (pid -1: the
+ * kernel), cutting what it overlaps; FORK creates the thread (a new
+ * process copies the parent's maps; a new thread shares them); COMM sets
+ * a thread's name; with the exec flag the old maps stay until the new
+ * image's MMAPs replace them, as perf does (samples taken inside execve()
+ * after the COMM still resolve through the old image), unless
+ * PEV_MACHINE_EXEC_RESETS_MAPS is set; EXIT changes nothing (the thread
+ * stays for samples that come later).  Other records are ignored.  0 or
+ * -ENOMEM. */
+PEV_EXPORT int pev_machine_process(struct pev_machine *m,
+				   const struct pev_record *rec);
+
+/* A thread's name: its last COMM, or what it inherited, or ":<tid>" for a
+ * thread never seen (as perf prints it).  Valid until the next call that
+ * changes the machine. */
+PEV_EXPORT const char *pev_machine_comm(struct pev_machine *m, uint32_t pid,
+					uint32_t tid);
+
+/* Where an address resolved to. */
+struct pev_addr_loc {
+	struct pev_dso *dso;		/* NULL: no map holds the address */
+	uint64_t map_start, map_end, map_pgoff;
+	uint64_t map_ip;		/* what perf prints for a callchain
+					 * entry: ip - map start + pgoff, or
+					 * ip for the kernel and unmapped */
+	const struct pev_symbol *sym;	/* NULL: no symbol */
+	uint64_t sym_off;		/* address - sym->start */
+	bool kernel;			/* looked up in the kernel's maps */
+};
+
+/* Resolves ip for process pid.  cpumode is the PERF_RECORD_MISC_CPUMODE
+ * of the sample, or the callchain context turned into one
+ * (PERF_RECORD_MISC_KERNEL / _USER ...); kernel-space addresses are looked
+ * up in the kernel maps whatever the mode.  Fills *out and returns 0, or
+ * -ENOENT when no map holds ip (out->dso NULL, out->map_ip = ip).  Results
+ * are cached per (process, ip). */
+PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,
+				   uint64_t ip, uint8_t cpumode,
+				   struct pev_addr_loc *out);
+
+/* Number of maps of a process (pid -1 = the kernel); -ENOENT when the
+ * process is unknown. */
+PEV_EXPORT long pev_machine_nr_maps(struct pev_machine *m, int64_t pid);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

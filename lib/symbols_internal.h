@@ -1,0 +1,49 @@
+/* Private to the symbolizer (symbols*.c, dso*.c). */
+#ifndef PEV_SYMBOLS_INTERNAL_H
+#define PEV_SYMBOLS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+struct pev_symtab;
+
+#define PEV_ELF_MAX_LOADS 16
+
+/* What the symbolizer needs from an ELF file's headers. */
+struct pev_elf_info {
+	bool is_elf;
+	bool has_symtab;		/* a non-empty .symtab */
+	bool has_dynsym;
+	size_t nr_loads;
+	struct { uint64_t offset, filesz, vaddr; } loads[PEV_ELF_MAX_LOADS];
+	uint8_t build_id[20];
+	int build_id_size;		/* 0: none */
+	char debuglink[256];		/* .gnu_debuglink name, "" if none */
+};
+
+/* Reads the headers of an ELF file (or an image in memory when buf is
+ * not NULL).  0 or -errno (-ENOEXEC: not ELF). */
+int pev_elf_info_read(const char *path, const void *buf, size_t len,
+		      struct pev_elf_info *out);
+/* Function symbols of an ELF image in memory (the vDSO); NULL and errno. */
+struct pev_symtab *pev_symtab_load_elf_mem(const void *buf, size_t len);
+/* Function symbols of path plus the PLT entries of plt_path (the runtime
+ * binary; NULL: none), finished.  NULL and errno. */
+struct pev_symtab *pev_symtab_load_elf_plt(const char *path, const char *plt_path);
+int pev_symtab_add_plt(struct pev_symtab *st, const char *path);
+/* Offset -> vaddr through PT_LOAD headers; identity when none match. */
+uint64_t pev_elf_offset_to_vaddr(const struct pev_elf_info *info, uint64_t off);
+struct pev_dso;
+/* pev_symtab_finish; ends_first: fix sizes before dropping duplicates
+ * (perf's order for kallsyms). */
+int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first);
+/* True for the kernel and its modules (identity map_ip). */
+bool pev_dso_is_kernel(const struct pev_dso *d);
+/* A C++ name demangled without parameters (malloc'ed), or NULL when name
+ * is not mangled or no demangler is available. */
+char *pev_demangle(const char *name);
+/* Reads a whole file into a malloc'ed buffer. 0 or -errno. */
+int pev_read_whole_file(const char *path, char **out, size_t *outlen);
+
+#endif
