@@ -26,7 +26,7 @@ static void ob_grow(struct obuf *b, size_t n)
 	b->cap = cap;
 }
 
-void ob_put(struct obuf *b, const void *d, size_t n)
+void pev__ob_put(struct obuf *b, const void *d, size_t n)
 {
 	ob_grow(b, n);
 	if (b->err || !n)
@@ -35,7 +35,7 @@ void ob_put(struct obuf *b, const void *d, size_t n)
 	b->len += n;
 }
 
-void ob_zero(struct obuf *b, size_t n)
+void pev__ob_zero(struct obuf *b, size_t n)
 {
 	ob_grow(b, n);
 	if (b->err || !n)
@@ -44,45 +44,45 @@ void ob_zero(struct obuf *b, size_t n)
 	b->len += n;
 }
 
-void ob_u16(struct obuf *b, uint16_t v)
+void pev__ob_u16(struct obuf *b, uint16_t v)
 {
 	if (b->foreign)
 		v = bswap_16(v);
-	ob_put(b, &v, 2);
+	pev__ob_put(b, &v, 2);
 }
 
-void ob_u32(struct obuf *b, uint32_t v)
+void pev__ob_u32(struct obuf *b, uint32_t v)
 {
 	if (b->foreign)
 		v = bswap_32(v);
-	ob_put(b, &v, 4);
+	pev__ob_put(b, &v, 4);
 }
 
-static void ob_u64(struct obuf *b, uint64_t v)
+void pev__ob_u64(struct obuf *b, uint64_t v)
 {
 	if (b->foreign)
 		v = bswap_64(v);
-	ob_put(b, &v, 8);
+	pev__ob_put(b, &v, 8);
 }
 
-static void ob_str(struct obuf *b, const char *s)
+void pev__ob_str(struct obuf *b, const char *s)
 {
 	size_t n = strlen(s ? s : "") + 1;
 	size_t len = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
 
-	ob_u32(b, (uint32_t)len);
-	ob_put(b, s ? s : "", n - 1);
-	ob_zero(b, len - (n - 1));
+	pev__ob_u32(b, (uint32_t)len);
+	pev__ob_put(b, s ? s : "", n - 1);
+	pev__ob_zero(b, len - (n - 1));
 }
 
-void ob_pad8(struct obuf *b)
+void pev__ob_pad8(struct obuf *b)
 {
-	ob_zero(b, (8 - b->len % 8) % 8);
+	pev__ob_zero(b, (8 - b->len % 8) % 8);
 }
 
 /* ---- input cursor */
 
-const void *ib_bytes(struct ibuf *c, size_t n)
+const void *pev__ib_bytes(struct ibuf *c, size_t n)
 {
 	if (c->bad || n > c->len - c->pos) {
 		c->bad = true;
@@ -94,37 +94,37 @@ const void *ib_bytes(struct ibuf *c, size_t n)
 	return p;
 }
 
-uint16_t ib_u16(struct ibuf *c)
+uint16_t pev__ib_u16(struct ibuf *c)
 {
 	uint16_t v = 0;
-	const void *p = ib_bytes(c, 2);
+	const void *p = pev__ib_bytes(c, 2);
 
 	if (p)
 		memcpy(&v, p, 2);
 	return c->swap ? bswap_16(v) : v;
 }
 
-uint32_t ib_u32(struct ibuf *c)
+uint32_t pev__ib_u32(struct ibuf *c)
 {
 	uint32_t v = 0;
-	const void *p = ib_bytes(c, 4);
+	const void *p = pev__ib_bytes(c, 4);
 
 	if (p)
 		memcpy(&v, p, 4);
 	return c->swap ? bswap_32(v) : v;
 }
 
-uint64_t ib_u64(struct ibuf *c)
+uint64_t pev__ib_u64(struct ibuf *c)
 {
 	uint64_t v = 0;
-	const void *p = ib_bytes(c, 8);
+	const void *p = pev__ib_bytes(c, 8);
 
 	if (p)
 		memcpy(&v, p, 8);
 	return c->swap ? bswap_64(v) : v;
 }
 
-char *pev_strndup0(const char *s, size_t max)
+char *pev__strndup0(const char *s, size_t max)
 {
 	size_t n = strnlen(s, max);
 	char *r = malloc(n + 1);
@@ -136,21 +136,21 @@ char *pev_strndup0(const char *s, size_t max)
 	return r;
 }
 
-char *ib_str(struct ibuf *c)
+char *pev__ib_str(struct ibuf *c)
 {
-	uint32_t len = ib_u32(c);
-	const char *p = ib_bytes(c, len);
+	uint32_t len = pev__ib_u32(c);
+	const char *p = pev__ib_bytes(c, len);
 
 	if (!p)
 		return NULL;
-	char *r = pev_strndup0(p, len);
+	char *r = pev__strndup0(p, len);
 
 	if (!r)
 		c->bad = true;
 	return r;
 }
 
-void feat_header_swap(struct file_header *h)
+void pev__feat_header_swap(struct file_header *h)
 {
 	uint64_t *w = (uint64_t *)h;
 
@@ -293,9 +293,9 @@ PEV_EXPORT int pev_data_features_add_build_id(struct pev_data_features *f,
 
 static void ob_strlist(struct obuf *b, char *const *s, uint32_t n)
 {
-	ob_u32(b, n);
+	pev__ob_u32(b, n);
 	for (uint32_t i = 0; i < n; i++)
-		ob_str(b, s[i]);
+		pev__ob_str(b, s[i]);
 }
 
 static void enc_build_ids(struct obuf *b, const struct pev_data_features *f)
@@ -306,15 +306,15 @@ static void enc_build_ids(struct obuf *b, const struct pev_data_features *f)
 		/* perf 6.1 pads the name to NAME_ALIGN; readers step by size. */
 		size_t len = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
 
-		ob_u32(b, 0);
-		ob_u16(b, (uint16_t)(e->misc | PEV_RECORD_MISC_BUILD_ID_SIZE));
-		ob_u16(b, (uint16_t)(36 + len));
-		ob_u32(b, (uint32_t)e->pid);
-		ob_put(b, e->id, 20);
-		ob_put(b, &e->size, 1);
-		ob_zero(b, 3);
-		ob_put(b, e->filename, n - 1);
-		ob_zero(b, len - (n - 1));
+		pev__ob_u32(b, 0);
+		pev__ob_u16(b, (uint16_t)(e->misc | PEV_RECORD_MISC_BUILD_ID_SIZE));
+		pev__ob_u16(b, (uint16_t)(36 + len));
+		pev__ob_u32(b, (uint32_t)e->pid);
+		pev__ob_put(b, e->id, 20);
+		pev__ob_put(b, &e->size, 1);
+		pev__ob_zero(b, 3);
+		pev__ob_put(b, e->filename, n - 1);
+		pev__ob_zero(b, len - (n - 1));
 	}
 }
 
@@ -325,7 +325,7 @@ static void enc_attr(struct obuf *b, const struct pev_attr *a, uint32_t size)
 	memcpy(&tmp, a, sizeof(tmp));
 	if (b->foreign)
 		pev_attr_swap(&tmp, size, PEV_SWAP_TO_FOREIGN);
-	ob_put(b, &tmp, size);
+	pev__ob_put(b, &tmp, size);
 }
 
 PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
@@ -338,22 +338,22 @@ PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
 		return -ENOENT;
 	switch (feat) {
 	case PEV_FEAT_TRACING_DATA:
-		ob_put(&b, f->tracing_data, f->tracing_data_size);
+		pev__ob_put(&b, f->tracing_data, f->tracing_data_size);
 		break;
 	case PEV_FEAT_BUILD_ID:
 		enc_build_ids(&b, f);
 		break;
-	case PEV_FEAT_HOSTNAME: ob_str(&b, f->hostname); break;
-	case PEV_FEAT_OSRELEASE: ob_str(&b, f->osrelease); break;
-	case PEV_FEAT_VERSION: ob_str(&b, f->version); break;
-	case PEV_FEAT_ARCH: ob_str(&b, f->arch); break;
-	case PEV_FEAT_CPUDESC: ob_str(&b, f->cpudesc); break;
-	case PEV_FEAT_CPUID: ob_str(&b, f->cpuid); break;
+	case PEV_FEAT_HOSTNAME: pev__ob_str(&b, f->hostname); break;
+	case PEV_FEAT_OSRELEASE: pev__ob_str(&b, f->osrelease); break;
+	case PEV_FEAT_VERSION: pev__ob_str(&b, f->version); break;
+	case PEV_FEAT_ARCH: pev__ob_str(&b, f->arch); break;
+	case PEV_FEAT_CPUDESC: pev__ob_str(&b, f->cpudesc); break;
+	case PEV_FEAT_CPUID: pev__ob_str(&b, f->cpuid); break;
 	case PEV_FEAT_NRCPUS:
-		ob_u32(&b, f->nr_cpus_avail);
-		ob_u32(&b, f->nr_cpus_online);
+		pev__ob_u32(&b, f->nr_cpus_avail);
+		pev__ob_u32(&b, f->nr_cpus_online);
 		break;
-	case PEV_FEAT_TOTAL_MEM: ob_u64(&b, f->total_mem); break;
+	case PEV_FEAT_TOTAL_MEM: pev__ob_u64(&b, f->total_mem); break;
 	case PEV_FEAT_CMDLINE: ob_strlist(&b, f->cmdline, f->nr_cmdline); break;
 	case PEV_FEAT_EVENT_DESC: {
 		uint32_t asz = 64;
@@ -361,16 +361,16 @@ PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
 		for (uint32_t i = 0; i < f->nr_event_desc; i++)
 			if (f->event_desc[i].attr_size > asz)
 				asz = f->event_desc[i].attr_size;
-		ob_u32(&b, f->nr_event_desc);
-		ob_u32(&b, asz);
+		pev__ob_u32(&b, f->nr_event_desc);
+		pev__ob_u32(&b, asz);
 		for (uint32_t i = 0; i < f->nr_event_desc; i++) {
 			const struct pev_data_event_desc *e = &f->event_desc[i];
 
 			enc_attr(&b, &e->attr, asz);
-			ob_u32(&b, e->nr_ids);
-			ob_str(&b, e->name ? e->name : "");
+			pev__ob_u32(&b, e->nr_ids);
+			pev__ob_str(&b, e->name ? e->name : "");
 			for (uint32_t j = 0; j < e->nr_ids; j++)
-				ob_u64(&b, e->ids[j]);
+				pev__ob_u64(&b, e->ids[j]);
 		}
 		break;
 	}
@@ -378,50 +378,50 @@ PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
 		ob_strlist(&b, f->core_siblings, f->nr_core_siblings);
 		ob_strlist(&b, f->thread_siblings, f->nr_thread_siblings);
 		for (uint32_t i = 0; i < f->nr_topo_cpus; i++) {
-			ob_u32(&b, f->topo_cpus[i].core_id);
-			ob_u32(&b, f->topo_cpus[i].socket_id);
+			pev__ob_u32(&b, f->topo_cpus[i].core_id);
+			pev__ob_u32(&b, f->topo_cpus[i].socket_id);
 		}
 		if (f->has_dies) {
 			ob_strlist(&b, f->die_siblings, f->nr_die_siblings);
 			for (uint32_t i = 0; i < f->nr_topo_cpus; i++)
-				ob_u32(&b, f->topo_cpus[i].die_id);
+				pev__ob_u32(&b, f->topo_cpus[i].die_id);
 		}
 		break;
 	case PEV_FEAT_NUMA_TOPOLOGY:
-		ob_u32(&b, f->nr_numa_nodes);
+		pev__ob_u32(&b, f->nr_numa_nodes);
 		for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
-			ob_u32(&b, f->numa_nodes[i].node);
-			ob_u64(&b, f->numa_nodes[i].mem_total);
-			ob_u64(&b, f->numa_nodes[i].mem_free);
-			ob_str(&b, f->numa_nodes[i].cpus);
+			pev__ob_u32(&b, f->numa_nodes[i].node);
+			pev__ob_u64(&b, f->numa_nodes[i].mem_total);
+			pev__ob_u64(&b, f->numa_nodes[i].mem_free);
+			pev__ob_str(&b, f->numa_nodes[i].cpus);
 		}
 		break;
 	case PEV_FEAT_PMU_MAPPINGS:
-		ob_u32(&b, f->nr_pmu_mappings);
+		pev__ob_u32(&b, f->nr_pmu_mappings);
 		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++) {
-			ob_u32(&b, f->pmu_mappings[i].type);
-			ob_str(&b, f->pmu_mappings[i].name);
+			pev__ob_u32(&b, f->pmu_mappings[i].type);
+			pev__ob_str(&b, f->pmu_mappings[i].name);
 		}
 		break;
 	case PEV_FEAT_GROUP_DESC:
-		ob_u32(&b, f->nr_groups);
+		pev__ob_u32(&b, f->nr_groups);
 		for (uint32_t i = 0; i < f->nr_groups; i++) {
-			ob_str(&b, f->groups[i].name);
-			ob_u32(&b, f->groups[i].leader_idx);
-			ob_u32(&b, f->groups[i].nr_members);
+			pev__ob_str(&b, f->groups[i].name);
+			pev__ob_u32(&b, f->groups[i].leader_idx);
+			pev__ob_u32(&b, f->groups[i].nr_members);
 		}
 		break;
 	case PEV_FEAT_SAMPLE_TIME:
-		ob_u64(&b, f->first_sample_time);
-		ob_u64(&b, f->last_sample_time);
+		pev__ob_u64(&b, f->first_sample_time);
+		pev__ob_u64(&b, f->last_sample_time);
 		break;
-	case PEV_FEAT_CLOCKID: ob_u64(&b, f->clockid_res_ns); break;
+	case PEV_FEAT_CLOCKID: pev__ob_u64(&b, f->clockid_res_ns); break;
 	case PEV_FEAT_COMPRESSED:
-		ob_u32(&b, f->compressed.version);
-		ob_u32(&b, f->compressed.type);
-		ob_u32(&b, f->compressed.level);
-		ob_u32(&b, f->compressed.ratio);
-		ob_u32(&b, f->compressed.mmap_len);
+		pev__ob_u32(&b, f->compressed.version);
+		pev__ob_u32(&b, f->compressed.type);
+		pev__ob_u32(&b, f->compressed.level);
+		pev__ob_u32(&b, f->compressed.ratio);
+		pev__ob_u32(&b, f->compressed.mmap_len);
 		break;
 	case PEV_FEAT_BRANCH_STACK:
 	case PEV_FEAT_STAT:
@@ -442,7 +442,7 @@ PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
 
 static char **ib_strlist(struct ibuf *c, uint32_t *n)
 {
-	uint32_t nr = ib_u32(c);
+	uint32_t nr = pev__ib_u32(c);
 
 	/* Each string needs at least its 4-byte length: bounds nr. */
 	if (c->bad || nr > (c->len - c->pos) / 4) {
@@ -456,7 +456,7 @@ static char **ib_strlist(struct ibuf *c, uint32_t *n)
 		return NULL;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
-		v[i] = ib_str(c);
+		v[i] = pev__ib_str(c);
 		if (!v[i]) {
 			free_strs(v, i);
 			return NULL;
@@ -481,7 +481,7 @@ static void *ib_array(struct ibuf *c, uint32_t nr, size_t min_each, size_t elem)
 
 static int parse_event_desc(struct pev_data_features *f, struct ibuf *c)
 {
-	uint32_t nr = ib_u32(c), asz = ib_u32(c);
+	uint32_t nr = pev__ib_u32(c), asz = pev__ib_u32(c);
 
 	if (c->bad || asz < 64 || asz > 4096)
 		return -EBADMSG;
@@ -491,7 +491,7 @@ static int parse_event_desc(struct pev_data_features *f, struct ibuf *c)
 		return -EBADMSG;
 	f->event_desc = e;
 	for (uint32_t i = 0; i < nr && !c->bad; i++, e++) {
-		const void *a = ib_bytes(c, asz);
+		const void *a = pev__ib_bytes(c, asz);
 
 		if (!a)
 			break;
@@ -501,8 +501,8 @@ static int parse_event_desc(struct pev_data_features *f, struct ibuf *c)
 		if (c->swap && pev_attr_swap(&e->attr, keep, 0) < 0)
 			c->bad = true;
 		e->attr_size = asz;
-		e->nr_ids = ib_u32(c);
-		e->name = ib_str(c);
+		e->nr_ids = pev__ib_u32(c);
+		e->name = pev__ib_str(c);
 		f->nr_event_desc = i + 1;
 		if (c->bad || e->nr_ids > (c->len - c->pos) / 8) {
 			c->bad = true;
@@ -512,7 +512,7 @@ static int parse_event_desc(struct pev_data_features *f, struct ibuf *c)
 		if (!e->ids)
 			return -ENOMEM;
 		for (uint32_t j = 0; j < e->nr_ids; j++)
-			e->ids[j] = ib_u64(c);
+			e->ids[j] = pev__ib_u64(c);
 	}
 	return c->bad ? -EBADMSG : 0;
 }
@@ -522,17 +522,17 @@ static int parse_build_ids(struct pev_data_features *f, struct ibuf *c)
 	while (c->pos < c->len) {
 		size_t start = c->pos;
 
-		ib_u32(c);
-		uint16_t misc = ib_u16(c), size = ib_u16(c);
-		int32_t pid = (int32_t)ib_u32(c);
-		const uint8_t *id = ib_bytes(c, 20);
-		const uint8_t *sz = ib_bytes(c, 4);
+		pev__ib_u32(c);
+		uint16_t misc = pev__ib_u16(c), size = pev__ib_u16(c);
+		int32_t pid = (int32_t)pev__ib_u32(c);
+		const uint8_t *id = pev__ib_bytes(c, 20);
+		const uint8_t *sz = pev__ib_bytes(c, 4);
 
 		if (c->bad || size < 36 || size > c->len - start)
 			return -EBADMSG;
 		const char *name = (const char *)c->p + c->pos;
 		size_t nlen = size - 36;
-		char *fn = pev_strndup0(name, nlen);
+		char *fn = pev__strndup0(name, nlen);
 
 		if (!fn)
 			return -ENOMEM;
@@ -561,17 +561,17 @@ static int parse_one(struct pev_data_features *f, unsigned feat,
 		f->tracing_data_size = c->len;
 		return 0;
 	case PEV_FEAT_BUILD_ID: return parse_build_ids(f, c);
-	case PEV_FEAT_HOSTNAME: free(f->hostname); f->hostname = ib_str(c); break;
-	case PEV_FEAT_OSRELEASE: free(f->osrelease); f->osrelease = ib_str(c); break;
-	case PEV_FEAT_VERSION: free(f->version); f->version = ib_str(c); break;
-	case PEV_FEAT_ARCH: free(f->arch); f->arch = ib_str(c); break;
-	case PEV_FEAT_CPUDESC: free(f->cpudesc); f->cpudesc = ib_str(c); break;
-	case PEV_FEAT_CPUID: free(f->cpuid); f->cpuid = ib_str(c); break;
+	case PEV_FEAT_HOSTNAME: free(f->hostname); f->hostname = pev__ib_str(c); break;
+	case PEV_FEAT_OSRELEASE: free(f->osrelease); f->osrelease = pev__ib_str(c); break;
+	case PEV_FEAT_VERSION: free(f->version); f->version = pev__ib_str(c); break;
+	case PEV_FEAT_ARCH: free(f->arch); f->arch = pev__ib_str(c); break;
+	case PEV_FEAT_CPUDESC: free(f->cpudesc); f->cpudesc = pev__ib_str(c); break;
+	case PEV_FEAT_CPUID: free(f->cpuid); f->cpuid = pev__ib_str(c); break;
 	case PEV_FEAT_NRCPUS:
-		f->nr_cpus_avail = ib_u32(c);
-		f->nr_cpus_online = ib_u32(c);
+		f->nr_cpus_avail = pev__ib_u32(c);
+		f->nr_cpus_online = pev__ib_u32(c);
 		break;
-	case PEV_FEAT_TOTAL_MEM: f->total_mem = ib_u64(c); break;
+	case PEV_FEAT_TOTAL_MEM: f->total_mem = pev__ib_u64(c); break;
 	case PEV_FEAT_CMDLINE:
 		if (f->cmdline)
 			return -EBADMSG;	/* a second copy (pipe) */
@@ -594,69 +594,69 @@ static int parse_one(struct pev_data_features *f, unsigned feat,
 			break;
 		f->nr_topo_cpus = f->nr_cpus_avail;
 		for (uint32_t i = 0; i < f->nr_topo_cpus; i++) {
-			f->topo_cpus[i].core_id = ib_u32(c);
-			f->topo_cpus[i].socket_id = ib_u32(c);
+			f->topo_cpus[i].core_id = pev__ib_u32(c);
+			f->topo_cpus[i].socket_id = pev__ib_u32(c);
 		}
 		if (c->bad || c->pos == c->len)
 			break;
 		f->die_siblings = ib_strlist(c, &f->nr_die_siblings);
 		for (uint32_t i = 0; i < f->nr_topo_cpus; i++)
-			f->topo_cpus[i].die_id = ib_u32(c);
+			f->topo_cpus[i].die_id = pev__ib_u32(c);
 		f->has_dies = !c->bad;
 		break;
 	case PEV_FEAT_NUMA_TOPOLOGY: {
-		uint32_t nr = ib_u32(c);
+		uint32_t nr = pev__ib_u32(c);
 
 		if (f->numa_nodes)
 			return -EBADMSG;
 		f->numa_nodes = ib_array(c, nr, 24, sizeof(*f->numa_nodes));
 		for (uint32_t i = 0; f->numa_nodes && i < nr && !c->bad; i++) {
-			f->numa_nodes[i].node = ib_u32(c);
-			f->numa_nodes[i].mem_total = ib_u64(c);
-			f->numa_nodes[i].mem_free = ib_u64(c);
-			f->numa_nodes[i].cpus = ib_str(c);
+			f->numa_nodes[i].node = pev__ib_u32(c);
+			f->numa_nodes[i].mem_total = pev__ib_u64(c);
+			f->numa_nodes[i].mem_free = pev__ib_u64(c);
+			f->numa_nodes[i].cpus = pev__ib_str(c);
 			f->nr_numa_nodes = i + 1;
 		}
 		break;
 	}
 	case PEV_FEAT_PMU_MAPPINGS: {
-		uint32_t nr = ib_u32(c);
+		uint32_t nr = pev__ib_u32(c);
 
 		if (f->pmu_mappings)
 			return -EBADMSG;
 		f->pmu_mappings = ib_array(c, nr, 8, sizeof(*f->pmu_mappings));
 		for (uint32_t i = 0; f->pmu_mappings && i < nr && !c->bad; i++) {
-			f->pmu_mappings[i].type = ib_u32(c);
-			f->pmu_mappings[i].name = ib_str(c);
+			f->pmu_mappings[i].type = pev__ib_u32(c);
+			f->pmu_mappings[i].name = pev__ib_str(c);
 			f->nr_pmu_mappings = i + 1;
 		}
 		break;
 	}
 	case PEV_FEAT_GROUP_DESC: {
-		uint32_t nr = ib_u32(c);
+		uint32_t nr = pev__ib_u32(c);
 
 		if (f->groups)
 			return -EBADMSG;
 		f->groups = ib_array(c, nr, 12, sizeof(*f->groups));
 		for (uint32_t i = 0; f->groups && i < nr && !c->bad; i++) {
-			f->groups[i].name = ib_str(c);
-			f->groups[i].leader_idx = ib_u32(c);
-			f->groups[i].nr_members = ib_u32(c);
+			f->groups[i].name = pev__ib_str(c);
+			f->groups[i].leader_idx = pev__ib_u32(c);
+			f->groups[i].nr_members = pev__ib_u32(c);
 			f->nr_groups = i + 1;
 		}
 		break;
 	}
 	case PEV_FEAT_SAMPLE_TIME:
-		f->first_sample_time = ib_u64(c);
-		f->last_sample_time = ib_u64(c);
+		f->first_sample_time = pev__ib_u64(c);
+		f->last_sample_time = pev__ib_u64(c);
 		break;
-	case PEV_FEAT_CLOCKID: f->clockid_res_ns = ib_u64(c); break;
+	case PEV_FEAT_CLOCKID: f->clockid_res_ns = pev__ib_u64(c); break;
 	case PEV_FEAT_COMPRESSED:
-		f->compressed.version = ib_u32(c);
-		f->compressed.type = ib_u32(c);
-		f->compressed.level = ib_u32(c);
-		f->compressed.ratio = ib_u32(c);
-		f->compressed.mmap_len = ib_u32(c);
+		f->compressed.version = pev__ib_u32(c);
+		f->compressed.type = pev__ib_u32(c);
+		f->compressed.level = pev__ib_u32(c);
+		f->compressed.ratio = pev__ib_u32(c);
+		f->compressed.mmap_len = pev__ib_u32(c);
 		break;
 	case PEV_FEAT_BRANCH_STACK:
 	case PEV_FEAT_STAT:

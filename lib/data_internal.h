@@ -31,13 +31,13 @@ struct obuf {
 	bool foreign;		/* store integers byte-swapped */
 	int err;
 };
-void ob_put(struct obuf *b, const void *d, size_t n);
-void ob_zero(struct obuf *b, size_t n);
-void ob_u16(struct obuf *b, uint16_t v);
-void ob_u32(struct obuf *b, uint32_t v);
-void ob_u64(struct obuf *b, uint64_t v);
-void ob_str(struct obuf *b, const char *s);	/* u32 len + NAME_ALIGN pad */
-void ob_pad8(struct obuf *b);
+void pev__ob_put(struct obuf *b, const void *d, size_t n);
+void pev__ob_zero(struct obuf *b, size_t n);
+void pev__ob_u16(struct obuf *b, uint16_t v);
+void pev__ob_u32(struct obuf *b, uint32_t v);
+void pev__ob_u64(struct obuf *b, uint64_t v);
+void pev__ob_str(struct obuf *b, const char *s);	/* u32 len + NAME_ALIGN pad */
+void pev__ob_pad8(struct obuf *b);
 
 /* A bounds-checked input cursor; `bad` sticks once a read runs past end. */
 struct ibuf {
@@ -46,14 +46,14 @@ struct ibuf {
 	bool swap;
 	bool bad;
 };
-uint16_t ib_u16(struct ibuf *c);
-uint32_t ib_u32(struct ibuf *c);
-uint64_t ib_u64(struct ibuf *c);
-const void *ib_bytes(struct ibuf *c, size_t n);
-char *ib_str(struct ibuf *c);		/* malloc'ed; NULL when bad */
+uint16_t pev__ib_u16(struct ibuf *c);
+uint32_t pev__ib_u32(struct ibuf *c);
+uint64_t pev__ib_u64(struct ibuf *c);
+const void *pev__ib_bytes(struct ibuf *c, size_t n);
+char *pev__ib_str(struct ibuf *c);		/* malloc'ed; NULL when bad */
 
-void feat_header_swap(struct file_header *h);
-char *pev_strndup0(const char *s, size_t max);
+void pev__feat_header_swap(struct file_header *h);
+char *pev__strndup0(const char *s, size_t max);
 
 
 /* ---- the reader, shared by data_read.c and data_iter.c */
@@ -116,13 +116,13 @@ struct raw_rec {
 	struct dchunk *chunk;	/* NULL: in buf */
 };
 
-int data_set_error(struct pev_data *d, int err, const char *fmt, ...)
+int pev__data_set_error(struct pev_data *d, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Metadata user records (pipe mode and perf inject): attrs, features,
  * names, tracing data, build ids. 0 or -errno. */
-int data_process_meta(struct pev_data *d, const struct raw_rec *r,
+int pev__data_process_meta(struct pev_data *d, const struct raw_rec *r,
 		      const void *extra, size_t extra_len);
-void data_iter_release(struct pev_data *d);
-int data_next_raw(struct pev_data *d, struct raw_rec *out);
+void pev__data_iter_release(struct pev_data *d);
+int pev__data_next_raw(struct pev_data *d, struct raw_rec *out);
 
 #endif

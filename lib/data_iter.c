@@ -18,7 +18,7 @@ static void chunk_put(struct dchunk *c)
 	}
 }
 
-void data_iter_release(struct pev_data *d)
+void pev__data_iter_release(struct pev_data *d)
 {
 	struct pev_order_item it;
 
@@ -109,7 +109,7 @@ static int decompress(struct pev_data *d, const void *src, size_t len,
 		c->len = o.pos;
 		if (ZSTD_isError(r)) {
 			chunk_put(c);
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: COMPRESSED record at offset %" PRIu64
 				" does not decompress (%s)", offset,
 				ZSTD_getErrorName(r));
@@ -118,7 +118,7 @@ static int decompress(struct pev_data *d, const void *src, size_t len,
 			break;
 		if (cap >= DCHUNK_MAX) {
 			chunk_put(c);
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: COMPRESSED record at offset %" PRIu64
 				" expands past %u bytes", offset, DCHUNK_MAX);
 		}
@@ -146,7 +146,7 @@ static int chunk_next(struct pev_data *d, struct raw_rec *out)
 		struct perf_event_header h = read_hdr(d->swap, c->p + c->pos);
 
 		if (h.size < 8)
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: record of size %u inside the "
 				"COMPRESSED data ending at offset %" PRIu64,
 				h.size, c->offset);
@@ -184,12 +184,12 @@ static int cut(struct pev_data *d, uint64_t pos, const char *what)
 		d->pos = d->data_end;
 		return 0;
 	}
-	return data_set_error(d, -EBADMSG, "perf.data: %s at offset %" PRIu64
+	return pev__data_set_error(d, -EBADMSG, "perf.data: %s at offset %" PRIu64
 			      " runs past the end of the data section (ends at %"
 			      PRIu64 ")", what, pos, d->data_end);
 }
 
-int data_next_raw(struct pev_data *d, struct raw_rec *out)
+int pev__data_next_raw(struct pev_data *d, struct raw_rec *out)
 {
 	for (;;) {
 		if (d->chunk) {
@@ -202,7 +202,7 @@ int data_next_raw(struct pev_data *d, struct raw_rec *out)
 
 		if (pos >= d->data_end) {
 			if (d->carry_len && !d->recovering)
-				return data_set_error(d, -EBADMSG,
+				return pev__data_set_error(d, -EBADMSG,
 					"perf.data: the compressed data ends "
 					"inside a record (%zu bytes left)",
 					d->carry_len);
@@ -218,7 +218,7 @@ int data_next_raw(struct pev_data *d, struct raw_rec *out)
 						      d->buf + pos);
 
 		if (h.size < 8)
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: record at offset %" PRIu64 " has size %u"
 				" (below the 8-byte header)", pos, h.size);
 		if (h.size > d->data_end - pos)
@@ -255,7 +255,7 @@ int data_next_raw(struct pev_data *d, struct raw_rec *out)
 			int r = pev_record_decode(d->dec, p, h.size, &rec);
 
 			if (r < 0)
-				return data_set_error(d, -EBADMSG,
+				return pev__data_set_error(d, -EBADMSG,
 					"perf.data: COMPRESSED record at offset %"
 					PRIu64 " is malformed", pos);
 			r = decompress(d, rec.u.compressed.data,
@@ -265,7 +265,7 @@ int data_next_raw(struct pev_data *d, struct raw_rec *out)
 			continue;
 		}
 		if (h.type >= PEV_RECORD_USER_TYPE_START) {
-			int r = data_process_meta(d, out, d->buf + pos + h.size,
+			int r = pev__data_process_meta(d, out, d->buf + pos + h.size,
 						  (size_t)extra);
 
 			if (r < 0)
@@ -293,7 +293,7 @@ static void fill_event(struct pev_data *d, const struct raw_rec *r,
 PEV_EXPORT int pev_data_next(struct pev_data *d, struct pev_data_event *ev)
 {
 	struct raw_rec r;
-	int ret = data_next_raw(d, &r);
+	int ret = pev__data_next_raw(d, &r);
 
 	if (ret > 0)
 		fill_event(d, &r, ev);
@@ -321,7 +321,7 @@ PEV_EXPORT int pev_data_next_ordered(struct pev_data *d,
 		if (d->final)
 			return 0;
 		struct raw_rec r;
-		int ret = data_next_raw(d, &r);
+		int ret = pev__data_next_raw(d, &r);
 
 		if (ret < 0)
 			return ret;
@@ -361,7 +361,7 @@ PEV_EXPORT uint64_t pev_data_nr_out_of_order(const struct pev_data *d)
 PEV_EXPORT int pev_data_rewind(struct pev_data *d)
 {
 	d->out_of_order += pev_order_nr_out_of_order(d->q);
-	data_iter_release(d);
+	pev__data_iter_release(d);
 	if (!d->q)
 		return -ENOMEM;
 	d->pos = d->data_off;

@@ -13,7 +13,7 @@
 
 #include "data_internal.h"
 
-int data_set_error(struct pev_data *d, int err, const char *fmt, ...)
+int pev__data_set_error(struct pev_data *d, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -45,7 +45,7 @@ static int add_event(struct pev_data *d, struct pev_attr *a, size_t asz,
 	int r = pev_decoder_add_attr(d->dec, &a->attr, ids, nids);
 
 	if (r < 0)
-		return data_set_error(d, r,
+		return pev__data_set_error(d, r,
 			"perf.data: event %zu cannot be added (%s): its sample "
 			"layout or ids clash with the other events",
 			pev_decoder_nr_attrs(d->dec), strerror(-r));
@@ -58,16 +58,16 @@ static int read_attrs(struct pev_data *d)
 	uint64_t asz = h->attr_size;
 
 	if (!in_file(d, h->attrs.offset, h->attrs.size))
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: attr section at offset %" PRIu64
 			" extends past the end of the file (size %zu)",
 			h->attrs.offset, d->len);
 	if (asz < PERF_ATTR_SIZE_VER0 + 16 || asz > 4096 + 16)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: attr_size %" PRIu64 " in the header is "
 			"impossible (an attr is 64..4096 bytes plus 16)", asz);
 	if (h->attrs.size % asz)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: attr section size %" PRIu64 " is not a "
 			"multiple of attr_size %" PRIu64, h->attrs.size, asz);
 	for (uint64_t i = 0; i < h->attrs.size / asz; i++) {
@@ -81,18 +81,18 @@ static int read_attrs(struct pev_data *d)
 		memcpy(&a, e, keep);
 		memcpy(ids_sec, e + alen, 16);
 		if (d->swap && pev_attr_swap(&a, keep, 0) < 0)
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: attr %" PRIu64 " cannot be byte-swapped", i);
 		uint32_t own = a.attr.size ? a.attr.size : PERF_ATTR_SIZE_VER0;
 
 		if (own != alen)
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: attr %" PRIu64 " has size %u but the "
 				"header's attr_size says %zu", i, own, alen);
 		uint64_t ioff = u64s(d, ids_sec[0]), isz = u64s(d, ids_sec[1]);
 
 		if (!in_file(d, ioff, isz) || isz % 8)
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: ids of attr %" PRIu64 " at offset %"
 				PRIu64 " (size %" PRIu64 ") extend past the end "
 				"of the file (size %zu)", i, ioff, isz, d->len);
@@ -123,7 +123,7 @@ static int read_features(struct pev_data *d)
 	if (!n)
 		return 0;
 	if (!in_file(d, off, n * 16))
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: feature index at offset %" PRIu64
 			" (%zu entries) extends past the end of the file (size %zu)",
 			off, n, d->len);
@@ -141,7 +141,7 @@ static int read_features(struct pev_data *d)
 		const char *name = pev_feat_name(f);
 
 		if (!in_file(d, so, ss))
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: feature %s section at offset %" PRIu64
 				" (size %" PRIu64 ") extends past the end of the "
 				"file (size %zu)", name ? name : "?", so, ss, d->len);
@@ -170,14 +170,14 @@ static int open_file(struct pev_data *d)
 	uint64_t magic;
 
 	if (d->len < 16)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: file of %zu bytes is too short for a header",
 			d->len);
 	memcpy(&magic, d->buf, 8);
 	if (magic == PERF_MAGIC2_SWAPPED)
 		d->swap = true;
 	else if (magic != PERF_MAGIC2)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: bad magic 0x%016" PRIx64 " (not a PERFILE2 "
 			"perf.data file)", magic);
 	uint64_t hsize;
@@ -191,11 +191,11 @@ static int open_file(struct pev_data *d)
 		return 0;
 	}
 	if (hsize != FILE_HEADER_SIZE && hsize != 72)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: header size %" PRIu64 " is neither 104 nor 72"
 			" nor 16 (pipe)", hsize);
 	if (d->len < hsize)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: header of %" PRIu64 " bytes extends past the "
 			"end of the file (size %zu)", hsize, d->len);
 	memset(h, 0, sizeof(*h));
@@ -204,12 +204,12 @@ static int open_file(struct pev_data *d)
 		/* The bitmap is u64 words; a 32-bit foreign writer's
 		 * unsigned long words would need u32 swaps (perf's HOSTNAME
 		 * test), which no current writer produces. */
-		feat_header_swap(h);
+		pev__feat_header_swap(h);
 	}
 	if (hsize == 72)
 		memset(h->features, 0, sizeof(h->features));
 	if (h->attrs.offset < hsize || h->data.offset < hsize)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: attr (%" PRIu64 ") or data (%" PRIu64 ") "
 			"section starts inside the header", h->attrs.offset,
 			h->data.offset);
@@ -220,12 +220,12 @@ static int open_file(struct pev_data *d)
 	if (h->attrs.offset < h->data.offset + h->data.size &&
 	    h->data.offset < h->attrs.offset + h->attrs.size &&
 	    h->attrs.size && h->data.size)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: attr section and data section overlap");
 	memcpy(d->feat.present, h->features, sizeof(h->features));
 	d->data_off = h->data.offset;
 	if (d->data_off > d->len)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: data section at offset %" PRIu64 " starts "
 			"past the end of the file (size %zu)", d->data_off, d->len);
 	bool no_feat = true;
@@ -236,7 +236,7 @@ static int open_file(struct pev_data *d)
 		/* The header of a recording that never finished: data.size
 		 * is still 0.  Read records to the end of the file. */
 		if (d->strict)
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: data size is 0 in the header (the "
 				"recording did not finish)");
 		d->data_end = d->len;
@@ -250,7 +250,7 @@ static int open_file(struct pev_data *d)
 	}
 	if (!in_file(d, d->data_off, h->data.size)) {
 		if (d->strict)
-			return data_set_error(d, -EBADMSG,
+			return pev__data_set_error(d, -EBADMSG,
 				"perf.data: data section at offset %" PRIu64
 				" (size %" PRIu64 ") extends past the end of the "
 				"file (size %zu)", d->data_off, h->data.size, d->len);
@@ -278,7 +278,7 @@ static int pipe_prescan(struct pev_data *d)
 	for (;;) {
 		uint64_t save = d->pos;
 
-		ret = data_next_raw(d, &r);
+		ret = pev__data_next_raw(d, &r);
 		if (ret <= 0 || r.type < PEV_RECORD_USER_TYPE_START ||
 		    r.chunk || r.type == PEV_RECORD_FINISHED_ROUND ||
 		    r.type == PEV_RECORD_COMPRESSED ||
@@ -287,7 +287,7 @@ static int pipe_prescan(struct pev_data *d)
 			 * metadata records too (meta_upto keeps them from
 			 * being applied twice). */
 			(void)save;
-			data_iter_release(d);
+			pev__data_iter_release(d);
 			d->pos = d->data_off;
 			return ret < 0 ? ret : 0;
 		}
@@ -448,7 +448,7 @@ PEV_EXPORT void pev_data_close(struct pev_data *d)
 {
 	if (!d)
 		return;
-	data_iter_release(d);
+	pev__data_iter_release(d);
 	while (d->arena) {
 		struct arena *n = d->arena->next;
 
@@ -537,7 +537,7 @@ static int set_name(struct pev_data *d, size_t idx, const char *name)
 	return d->names[idx] ? 0 : -ENOMEM;
 }
 
-int data_process_meta(struct pev_data *d, const struct raw_rec *rr,
+int pev__data_process_meta(struct pev_data *d, const struct raw_rec *rr,
 		      const void *extra, size_t extra_len)
 {
 	struct pev_record rec;
@@ -570,7 +570,7 @@ int data_process_meta(struct pev_data *d, const struct raw_rec *rr,
 	}
 	r = pev_record_decode(d->dec, rr->p, rr->size, &rec);
 	if (r < 0)
-		return data_set_error(d, -EBADMSG,
+		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: %s record at offset %" PRIu64 " is malformed"
 			" (%s: %s)", pev_record_type_name(rr->type), rr->offset,
 			rec.error.field ? rec.error.field : "?",

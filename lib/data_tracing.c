@@ -31,7 +31,7 @@ static int read_all(const char *path, struct obuf *tmp)
 		}
 		if (n == 0)
 			break;
-		ob_put(tmp, chunk, (size_t)n);
+		pev__ob_put(tmp, chunk, (size_t)n);
 	}
 	close(fd);
 	return tmp->err;
@@ -46,10 +46,10 @@ static int put_file(struct obuf *b, struct obuf *tmp, const char *path,
 	if (r < 0)
 		return r;
 	if (size64)
-		ob_u64(b, tmp->len);
+		pev__ob_u64(b, tmp->len);
 	else
-		ob_u32(b, (uint32_t)tmp->len);
-	ob_put(b, tmp->p, tmp->len);
+		pev__ob_u32(b, (uint32_t)tmp->len);
+	pev__ob_put(b, tmp->p, tmp->len);
 	return b->err;
 }
 
@@ -121,12 +121,12 @@ static int put_ftrace(struct obuf *b, struct obuf *tmp, const char *root)
 	DIR *d = opendir(p);
 
 	if (!d) {
-		ob_u32(b, 0);
+		pev__ob_u32(b, 0);
 		return b->err;
 	}
 	size_t at = b->len;
 
-	ob_u32(b, 0);
+	pev__ob_u32(b, 0);
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -171,16 +171,16 @@ PEV_EXPORT int pev_data_features_tracing_data(struct pev_data_features *f,
 	static const unsigned char magic[] = { 23, 8, 68 };
 	uint8_t endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, lsz = sizeof(long);
 
-	ob_put(&b, magic, 3);
-	ob_put(&b, "tracing", 7);
-	ob_put(&b, "0.6", 4);
-	ob_put(&b, &endian, 1);
-	ob_put(&b, &lsz, 1);
-	ob_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
-	ob_put(&b, "header_page", 12);
+	pev__ob_put(&b, magic, 3);
+	pev__ob_put(&b, "tracing", 7);
+	pev__ob_put(&b, "0.6", 4);
+	pev__ob_put(&b, &endian, 1);
+	pev__ob_put(&b, &lsz, 1);
+	pev__ob_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
+	pev__ob_put(&b, "header_page", 12);
 	snprintf(p, sizeof(p), "%s/events/header_page", root);
 	r = put_file(&b, &tmp, p, true);
-	ob_put(&b, "header_event", 13);
+	pev__ob_put(&b, "header_event", 13);
 	snprintf(p, sizeof(p), "%s/events/header_event", root);
 	if (r == 0)
 		r = put_file(&b, &tmp, p, true);
@@ -199,7 +199,7 @@ PEV_EXPORT int pev_data_features_tracing_data(struct pev_data_features *f,
 			seen |= !strcmp(sys[i], sys[j]);
 		nsys += !seen;
 	}
-	ob_u32(&b, nsys);
+	pev__ob_u32(&b, nsys);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		if (done[i])
 			continue;
@@ -214,8 +214,8 @@ PEV_EXPORT int pev_data_features_tracing_data(struct pev_data_features *f,
 					       !strcmp(name[k], name[j]);
 				cnt += !dup;
 			}
-		ob_put(&b, sys[i], strlen(sys[i]) + 1);
-		ob_u32(&b, cnt);
+		pev__ob_put(&b, sys[i], strlen(sys[i]) + 1);
+		pev__ob_u32(&b, cnt);
 		for (size_t j = i; j < n && r == 0; j++) {
 			if (done[j] || strcmp(sys[i], sys[j]))
 				continue;
@@ -233,13 +233,13 @@ PEV_EXPORT int pev_data_features_tracing_data(struct pev_data_features *f,
 		}
 	}
 	free(done);
-	ob_u32(&b, 0);		/* kallsyms: perf writes none */
+	pev__ob_u32(&b, 0);		/* kallsyms: perf writes none */
 	snprintf(p, sizeof(p), "%s/printk_formats", root);
 	if (r == 0 && put_file(&b, &tmp, p, false) < 0)
-		ob_u32(&b, 0);
+		pev__ob_u32(&b, 0);
 	snprintf(p, sizeof(p), "%s/saved_cmdlines", root);
 	if (r == 0 && put_file(&b, &tmp, p, true) < 0)
-		ob_u64(&b, 0);
+		pev__ob_u64(&b, 0);
 	if (r == 0)
 		r = b.err;
 	if (r == 0) {

@@ -199,10 +199,10 @@ static int start_file(struct pev_data_writer *w)
 	struct obuf b = { .foreign = w->opts.foreign_endian };
 	uint64_t ids_off = FILE_HEADER_SIZE, off = ids_off;
 
-	ob_zero(&b, FILE_HEADER_SIZE);
+	pev__ob_zero(&b, FILE_HEADER_SIZE);
 	for (size_t i = 0; i < w->nattrs; i++)
 		for (size_t j = 0; j < w->attrs[i].nids; j++)
-			ob_u64(&b, w->attrs[i].ids[j]);
+			pev__ob_u64(&b, w->attrs[i].ids[j]);
 	w->attrs_offset = b.len;
 	for (size_t i = 0; i < w->nattrs; i++) {
 		struct pev_attr a = w->attrs[i].attr;
@@ -210,9 +210,9 @@ static int start_file(struct pev_data_writer *w)
 		a.attr.size = w->attr_size;
 		if (b.foreign)
 			pev_attr_swap(&a, w->attr_size, PEV_SWAP_TO_FOREIGN);
-		ob_put(&b, &a, w->attr_size);
-		ob_u64(&b, w->attrs[i].nids ? off : 0);
-		ob_u64(&b, w->attrs[i].nids * 8);
+		pev__ob_put(&b, &a, w->attr_size);
+		pev__ob_u64(&b, w->attrs[i].nids ? off : 0);
+		pev__ob_u64(&b, w->attrs[i].nids * 8);
 		off += w->attrs[i].nids * 8;
 	}
 	w->data_offset = b.len;
@@ -539,7 +539,7 @@ static int write_header(struct pev_data_writer *w, bool final)
 	if (final)
 		memcpy(h.features, w->feat.present, sizeof(h.features));
 	if (w->opts.foreign_endian)
-		feat_header_swap(&h);
+		pev__feat_header_swap(&h);
 	return out_at(w, &h, sizeof(h), 0);
 }
 

@@ -255,7 +255,7 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 {
 	struct pev_elf_info info;
 
-	if (access(path, R_OK) != 0 || pev_elf_info_read(path, NULL, 0, &info) < 0)
+	if (access(path, R_OK) != 0 || pev__elf_info_read(path, NULL, 0, &info) < 0)
 		return false;
 	if (d->bid_size && info.build_id_size &&
 	    (info.build_id_size != d->bid_size ||
@@ -266,7 +266,7 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	/* PLT entries get names only when the symbols come from a separate
 	 * debug file: what perf 6.1 prints (with the binary's own .symtab, a
 	 * PLT address shows as the preceding symbol, _init+0x30). */
-	struct pev_symtab *st = pev_symtab_load_elf_plt(path,
+	struct pev_symtab *st = pev__symtab_load_elf_plt(path,
 		runtime && strcmp(runtime, path) ? runtime : NULL);
 
 	if (!st)
@@ -288,7 +288,7 @@ static void load_user(struct pev_dso *d)
 	const char *path = d->name;
 	bool own_ok = false;
 
-	if (pev_elf_info_read(path, NULL, 0, &d->info) == 0) {
+	if (pev__elf_info_read(path, NULL, 0, &d->info) == 0) {
 		d->info_loaded = true;
 		if (!d->bid_size && d->info.build_id_size) {
 			memcpy(d->bid, d->info.build_id, 20);
@@ -377,10 +377,10 @@ static void load_vdso(struct pev_dso *d)
 			struct pev_elf_info info;
 			const void *img = (const void *)lo;
 
-			if (pev_elf_info_read(NULL, img, hi - lo, &info) == 0 &&
+			if (pev__elf_info_read(NULL, img, hi - lo, &info) == 0 &&
 			    (!d->bid_size || !info.build_id_size ||
 			     !memcmp(info.build_id, d->bid, (size_t)d->bid_size))) {
-				d->symtab = pev_symtab_load_elf_mem(img, hi - lo);
+				d->symtab = pev__symtab_load_elf_mem(img, hi - lo);
 				d->owns_symtab = d->symtab != NULL;
 				d->info = info;
 				d->info_loaded = true;

@@ -13,7 +13,7 @@
 #include <perfev/sys.h>
 #include "ring_internal.h"
 
-int ring_fail(struct pev_ring *r, int err, const char *fmt, ...)
+int pev__ring_fail(struct pev_ring *r, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -305,12 +305,12 @@ PEV_EXPORT int pev_ring_add_fd(struct pev_ring *r, int fd)
 		return -EINVAL;
 	err = pev_ioc_set_output(fd, r->fd);
 	if (err == -EINVAL)
-		return ring_fail(r, EINVAL, "cannot redirect fd %d into this ring: the kernel "
+		return pev__ring_fail(r, EINVAL, "cannot redirect fd %d into this ring: the kernel "
 				 "wants both events on the same CPU (or the same task for "
 				 "cpu -1), with the same clock and write_backward, and fd %d "
 				 "without a ring of its own", fd, fd);
 	if (err < 0)
-		return ring_fail(r, -err, "PERF_EVENT_IOC_SET_OUTPUT on fd %d: %s", fd,
+		return pev__ring_fail(r, -err, "PERF_EVENT_IOC_SET_OUTPUT on fd %d: %s", fd,
 				 strerror(-err));
 	return 0;
 }
@@ -363,12 +363,12 @@ PEV_EXPORT int pev_ring_aux_map(struct pev_ring *r, unsigned pages, bool overwri
 	if (!r)
 		return -EINVAL;
 	if (r->aux)
-		return ring_fail(r, EEXIST, "this ring already has an AUX area");
+		return pev__ring_fail(r, EEXIST, "this ring already has an AUX area");
 	if (!r->mapped || r->mode != PEV_RING_FORWARD)
-		return ring_fail(r, EINVAL, "an AUX area needs a writable ring mapped from an "
+		return pev__ring_fail(r, EINVAL, "an AUX area needs a writable ring mapped from an "
 				 "event (its user page takes aux_offset/aux_size)");
 	if (!is_pow2(pages) || pages > (1u << 30))
-		return ring_fail(r, EINVAL, "the AUX area needs a power-of-two number of pages; "
+		return pev__ring_fail(r, EINVAL, "the AUX area needs a power-of-two number of pages; "
 				 "%u is not one", pages);
 	size = (uint64_t)pages * r->page_size;
 	/* The kernel wants aux_offset page aligned, past the data area. */
@@ -383,13 +383,13 @@ PEV_EXPORT int pev_ring_aux_map(struct pev_ring *r, unsigned pages, bool overwri
 		r->pc->aux_offset = 0;
 		r->pc->aux_size = 0;
 		if (err == EOPNOTSUPP)
-			return ring_fail(r, err, "the event's PMU has no AUX area (EOPNOTSUPP): only "
+			return pev__ring_fail(r, err, "the event's PMU has no AUX area (EOPNOTSUPP): only "
 					 "PMUs such as intel_pt, arm_spe or cs_etm have one");
 		if (err == EPERM)
-			return ring_fail(r, err, "mmap of %u AUX pages refused (EPERM): limited by "
+			return pev__ring_fail(r, err, "mmap of %u AUX pages refused (EPERM): limited by "
 					 "kernel.perf_event_mlock_kb and RLIMIT_MEMLOCK; map fewer "
 					 "pages", pages);
-		return ring_fail(r, err, "mmap of %u AUX pages at offset %llu failed: %s", pages,
+		return pev__ring_fail(r, err, "mmap of %u AUX pages at offset %llu failed: %s", pages,
 				 (unsigned long long)off, strerror(err));
 	}
 	r->aux = p;

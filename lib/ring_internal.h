@@ -50,7 +50,7 @@ int pev__ring_spans(struct pev_ring_span span[2], const unsigned char *base,
 		    uint64_t size, uint64_t pos, uint64_t len);
 
 /* Store a reason (printf-style) in r->reason; returns -err. */
-int ring_fail(struct pev_ring *r, int err, const char *fmt, ...)
+int pev__ring_fail(struct pev_ring *r, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -72,7 +72,7 @@ static int pause_output(struct pev_ring *r)
 		return 0;
 	err = pev_ioc_pause_output(r->fd, true);
 	if (err < 0)
-		return ring_fail(r, -err, "PERF_EVENT_IOC_PAUSE_OUTPUT failed (%s): reading an "
+		return pev__ring_fail(r, -err, "PERF_EVENT_IOC_PAUSE_OUTPUT failed (%s): reading an "
 				 "overwrite ring needs Linux >= 4.7", strerror(-err));
 	r->paused = true;
 	return 0;
@@ -117,12 +117,12 @@ static int backward_walk(struct pev_ring *r, uint64_t head)
 		if (!sz)
 			break;
 		if (sz < sizeof(struct perf_event_header))
-			return ring_fail(r, EBADMSG, "record at ring offset %llu has size %u (< 8)",
+			return pev__ring_fail(r, EBADMSG, "record at ring offset %llu has size %u (< 8)",
 					 (unsigned long long)(pos & r->mask), sz);
 		if (sz > room) {
 			if (!exact)
 				break;		/* the oldest record, torn */
-			return ring_fail(r, EBADMSG, "record at ring offset %llu (size %u) runs "
+			return pev__ring_fail(r, EBADMSG, "record at ring offset %llu (size %u) runs "
 					 "past the data read last time",
 					 (unsigned long long)(pos & r->mask), sz);
 		}
@@ -190,7 +190,7 @@ PEV_EXPORT int pev_ring_read_init(struct pev_ring *r)
 		if (r->mode == PEV_RING_FORWARD)
 			__atomic_store_n(&r->pc->data_tail, head, __ATOMIC_RELEASE);
 		resume_output(r);
-		return ring_fail(r, EOVERFLOW, "the writer overran the reader by %llu bytes; "
+		return pev__ring_fail(r, EOVERFLOW, "the writer overran the reader by %llu bytes; "
 				 "skipped to the head", (unsigned long long)(avail - r->size));
 	}
 	if (!avail) {
@@ -229,10 +229,10 @@ PEV_EXPORT int pev_ring_read_next(struct pev_ring *r, const struct perf_event_he
 		r->batch_bad = true;
 		r->lost += room;
 		if (room < sizeof(struct perf_event_header))
-			return ring_fail(r, EBADMSG, "%llu stray bytes at ring offset %llu",
+			return pev__ring_fail(r, EBADMSG, "%llu stray bytes at ring offset %llu",
 					 (unsigned long long)room,
 					 (unsigned long long)(pos & r->mask));
-		return ring_fail(r, EBADMSG, "record at ring offset %llu has size %u, but %s",
+		return pev__ring_fail(r, EBADMSG, "record at ring offset %llu has size %u, but %s",
 				 (unsigned long long)(pos & r->mask), sz,
 				 sz < sizeof(struct perf_event_header) ? "a record is at least 8 bytes" :
 				 "fewer bytes are pending");

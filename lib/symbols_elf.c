@@ -209,7 +209,7 @@ static int add_plt(Elf *e, struct pev_symtab *st)
 	return 0;
 }
 
-int pev_symtab_add_plt(struct pev_symtab *st, const char *path)
+int pev__symtab_add_plt(struct pev_symtab *st, const char *path)
 {
 	int fd, err;
 	Elf *e = elf_open(path, NULL, 0, &fd);
@@ -229,7 +229,7 @@ static struct pev_symtab *load_elf(const char *path, const void *buf, size_t len
 	return load_elf2(path, buf, len, NULL);
 }
 
-struct pev_symtab *pev_symtab_load_elf_plt(const char *path, const char *plt_path)
+struct pev_symtab *pev__symtab_load_elf_plt(const char *path, const char *plt_path)
 {
 	return load_elf2(path, NULL, 0, plt_path);
 }
@@ -259,7 +259,7 @@ static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t le
 	}
 	err = load_section(e, scn, st);
 	if (!err && plt_path)
-		pev_symtab_add_plt(st, plt_path);	/* best effort */
+		pev__symtab_add_plt(st, plt_path);	/* best effort */
 	if (!err)
 		err = pev_symtab_finish(st);
 	elf_close(e, fd);
@@ -280,7 +280,7 @@ PEV_EXPORT struct pev_symtab *pev_symtab_load_elf(const char *path)
 	return load_elf(path, NULL, 0);
 }
 
-struct pev_symtab *pev_symtab_load_elf_mem(const void *buf, size_t len)
+struct pev_symtab *pev__symtab_load_elf_mem(const void *buf, size_t len)
 {
 	return load_elf(NULL, buf, len);
 }
@@ -342,7 +342,7 @@ static void read_debuglink(Elf *e, struct pev_elf_info *out)
 	}
 }
 
-int pev_elf_info_read(const char *path, const void *buf, size_t len,
+int pev__elf_info_read(const char *path, const void *buf, size_t len,
 		      struct pev_elf_info *out)
 {
 	int fd;

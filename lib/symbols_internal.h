@@ -24,14 +24,14 @@ struct pev_elf_info {
 
 /* Reads the headers of an ELF file (or an image in memory when buf is
  * not NULL).  0 or -errno (-ENOEXEC: not ELF). */
-int pev_elf_info_read(const char *path, const void *buf, size_t len,
+int pev__elf_info_read(const char *path, const void *buf, size_t len,
 		      struct pev_elf_info *out);
 /* Function symbols of an ELF image in memory (the vDSO); NULL and errno. */
-struct pev_symtab *pev_symtab_load_elf_mem(const void *buf, size_t len);
+struct pev_symtab *pev__symtab_load_elf_mem(const void *buf, size_t len);
 /* Function symbols of path plus the PLT entries of plt_path (the runtime
  * binary; NULL: none), finished.  NULL and errno. */
-struct pev_symtab *pev_symtab_load_elf_plt(const char *path, const char *plt_path);
-int pev_symtab_add_plt(struct pev_symtab *st, const char *path);
+struct pev_symtab *pev__symtab_load_elf_plt(const char *path, const char *plt_path);
+int pev__symtab_add_plt(struct pev_symtab *st, const char *path);
 /* Offset -> vaddr through PT_LOAD headers; identity when none match. */
 uint64_t pev_elf_offset_to_vaddr(const struct pev_elf_info *info, uint64_t off);
 struct pev_dso;

@@ -55,6 +55,13 @@ int main(void)
 		 "-Wl,-rpath,%1$s/opt/perfev/lib >>log 2>&1 && ./t", dir);
 	CHECK_EQ_INT(sh(cmd), 0);
 
+	/* The static archive defines no global name outside the pev_ prefix
+	 * (private ones are pev__), so it cannot clash with its users'. */
+	snprintf(cmd, sizeof(cmd),
+		 "test -z \"$(nm -g --defined-only %s/opt/perfev/lib/libperfev.a 2>/dev/null | awk 'NF==3{print $3}' | grep -v '^pev_')\"",
+		 dir);
+	CHECK_EQ_INT(sh(cmd), 0);
+
 	/* The shared object exports pev_* names only. */
 	snprintf(cmd, sizeof(cmd),
 		 "test -z \"$(nm -D --defined-only %s/opt/perfev/lib/libperfev.so.0 | awk '{print $3}' | grep -v '^pev_' | grep -v '^PERFEV_')\"",
