@@ -40,3 +40,12 @@ say "perfev stat -I 200 -e task-clock,page-faults $workload -S 700"
 
 say "perfev stat -j -e task-clock $workload"
 "$perfev" stat -j -e task-clock -- "$workload" -q
+
+if "$perfev" record -h >/dev/null 2>&1 && [ -x "$build/examples/deepstack" ]; then
+  data=$(mktemp /tmp/perfev-demo.XXXXXX)
+  say "perfev record -F 999 -g -o $data $build/examples/deepstack"
+  "$perfev" record -F 999 -g -o "$data" -- "$build/examples/deepstack"
+  say "perfev script -i $data | head -n 24"
+  "$perfev" script -i "$data" | head -n 24
+  rm -f "$data" "$data.old"
+fi
