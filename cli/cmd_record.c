@@ -7,7 +7,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -147,6 +150,49 @@ static int opt_z(const struct opt *o, const char *arg, void *ctx)
 	return 0;
 }
 
+/* -k: perf's clock names (case-insensitive, an optional CLOCK_ prefix)
+ * or a number, which the kernel judges at open. */
+static int opt_clockid(const struct opt *o, const char *arg, void *ctx)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	struct rec_opts *a = ctx;
+	const char *name = arg;
+	char *end;
+	long v;
+	(void)o;
+	if (!strncasecmp(name, "CLOCK_", 6))
+		name += 6;
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (*arg && !*end && !errno && v >= INT_MIN && v <= INT_MAX) {
+		a->clockid = (int)v;
+		goto found;
+	}
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(name, clocks[i].name)) {
+			a->clockid = clocks[i].id;
+			goto found;
+		}
+	cli_error("unknown clock '%s'; use mono, raw, realtime, boot, tai or a "
+		  "clock number", arg);
+	return -1;
+found:
+	a->use_clockid = true;
+	struct timespec res;
+
+	/* perf stores the resolution (CLOCKID); a clock it cannot read
+	 * gets none, and the kernel decides at open. */
+	a->clockid_res_ns = !clock_getres(a->clockid, &res) ?
+		(uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec : 0;
+	return 0;
+}
+
 /* perf: an existing, non-empty output becomes NAME.old. */
 static int open_output(struct rec *r)
 {
@@ -223,6 +269,29 @@ static int set_cmdline(struct rec *r)
 	return e;
 }
 
+/* -k: CLOCKID (the clock's resolution) and CLOCK_DATA (the wall clock and
+ * the chosen clock read back to back, so that tools can map sample times
+ * to the time of day), as perf record's record__init_clock. */
+static void set_clock_features(struct rec *r, struct pev_data_features *f)
+{
+	struct timeval tod;
+	struct timespec ts;
+
+	if (r->o.clockid_res_ns) {
+		f->clockid_res_ns = r->o.clockid_res_ns;
+		pev_data_features_set(f, PEV_FEAT_CLOCKID, true);
+	}
+	if (gettimeofday(&tod, NULL) || clock_gettime(r->o.clockid, &ts))
+		return;
+	f->clock_data.version = 1;
+	f->clock_data.clockid = (uint32_t)r->o.clockid;
+	f->clock_data.tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL +
+			       (uint64_t)tod.tv_usec * 1000ULL;
+	f->clock_data.clockid_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
+				   (uint64_t)ts.tv_nsec;
+	pev_data_features_set(f, PEV_FEAT_CLOCK_DATA, true);
+}
+
 static int start_output(struct rec *r)
 {
 	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = r->pipe,
@@ -242,6 +311,8 @@ static int start_output(struct rec *r)
 
 	if ((e = pev_data_features_from_host(f)) < 0 || (e = set_cmdline(r)) < 0)
 		return e;
+	if (r->o.use_clockid)
+		set_clock_features(r, f);
 	if ((e = pev_data_writer_start(r->w)) < 0)
 		return e;
 
@@ -324,6 +395,7 @@ int cmd_record(int argc, char **argv)
 		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "pages", "ring buffer data pages per CPU (power of two, or 512K)", opt_mmap_pages, 0 },
 		{ OPT_STRING, 'o', "output", &o->output, "file", "output file (default perf.data; - for a pipe stream)", NULL, 0 },
 		{ OPT_CALLBACK, 'z', "compression-level", NULL, "n", "compress records with zstd (level 1..22, default 1)", opt_z, OPT_OPTARG },
+		{ OPT_CALLBACK, 'k', "clockid", NULL, "clock", "sample times from this clock (mono, raw, realtime, boot, tai, or a number)", opt_clockid, 0 },
 		{ OPT_BOOL, 'B', "no-buildid", &o->no_buildid, NULL, "do not collect build ids", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no summary", NULL, 0 },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more messages", NULL, 0 },

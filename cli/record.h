@@ -33,6 +33,9 @@ struct rec_opts {
 	int verbose;
 	bool no_inherit;
 	bool no_buildid;
+	bool use_clockid;	/* -k */
+	int clockid;
+	uint64_t clockid_res_ns;	/* clock_getres of it; 0 = unknown */
 };
 
 /* One event of the recording: its attr and the fds opened for it, one

@@ -87,6 +87,10 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 		a->freq = 1;
 	}
 	a->sample_id_all = 1;
+	if (o->use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = o->clockid;
+	}
 	a->disabled = leader;
 	a->inherit = task && !o->no_inherit && !sample_read;
 	a->enable_on_exec = leader && r->wl != NULL && !r->cpu_wide;

@@ -416,6 +416,12 @@ PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
 		pev__ob_u64(&b, f->last_sample_time);
 		break;
 	case PEV_FEAT_CLOCKID: pev__ob_u64(&b, f->clockid_res_ns); break;
+	case PEV_FEAT_CLOCK_DATA:
+		pev__ob_u32(&b, f->clock_data.version);
+		pev__ob_u32(&b, f->clock_data.clockid);
+		pev__ob_u64(&b, f->clock_data.tod_ns);
+		pev__ob_u64(&b, f->clock_data.clockid_ns);
+		break;
 	case PEV_FEAT_COMPRESSED:
 		pev__ob_u32(&b, f->compressed.version);
 		pev__ob_u32(&b, f->compressed.type);
@@ -651,6 +657,12 @@ static int parse_one(struct pev_data_features *f, unsigned feat,
 		f->last_sample_time = pev__ib_u64(c);
 		break;
 	case PEV_FEAT_CLOCKID: f->clockid_res_ns = pev__ib_u64(c); break;
+	case PEV_FEAT_CLOCK_DATA:
+		f->clock_data.version = pev__ib_u32(c);
+		f->clock_data.clockid = pev__ib_u32(c);
+		f->clock_data.tod_ns = pev__ib_u64(c);
+		f->clock_data.clockid_ns = pev__ib_u64(c);
+		break;
 	case PEV_FEAT_COMPRESSED:
 		f->compressed.version = pev__ib_u32(c);
 		f->compressed.type = pev__ib_u32(c);

@@ -95,6 +95,10 @@ struct pev_data_features {
 	struct pev_data_group_desc *groups;
 	uint64_t first_sample_time, last_sample_time;	/* SAMPLE_TIME */
 	uint64_t clockid_res_ns;			/* CLOCKID */
+	struct {					/* CLOCK_DATA */
+		uint32_t version, clockid;	/* version 1 */
+		uint64_t tod_ns, clockid_ns;	/* read together at start */
+	} clock_data;
 	struct {					/* COMPRESSED */
 		uint32_t version, type, level, ratio, mmap_len;
 	} compressed;

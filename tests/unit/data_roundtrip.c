@@ -50,6 +50,11 @@ static void fill_features(struct pev_data_features *f)
 	pev_data_features_set(f, PEV_FEAT_GROUP_DESC, true);
 	f->clockid_res_ns = 1;
 	pev_data_features_set(f, PEV_FEAT_CLOCKID, true);
+	f->clock_data.version = 1;
+	f->clock_data.clockid = 1;
+	f->clock_data.tod_ns = 1795312973338825000ULL;
+	f->clock_data.clockid_ns = 3557303459837ULL;
+	pev_data_features_set(f, PEV_FEAT_CLOCK_DATA, true);
 	f->tracing_data = malloc(13);
 	memcpy(f->tracing_data, "\x17\x08\x44tracing0.6", 13);
 	f->tracing_data_size = 13;
@@ -141,6 +146,11 @@ static void check_features(const struct pev_data_features *f, bool pipe)
 		CHECK_EQ_U64(f->groups[0].nr_members, 2);
 	}
 	CHECK_EQ_U64(f->clockid_res_ns, 1);
+	CHECK(pev_data_features_has(f, PEV_FEAT_CLOCK_DATA));
+	CHECK_EQ_U64(f->clock_data.version, 1);
+	CHECK_EQ_U64(f->clock_data.clockid, 1);
+	CHECK_EQ_U64(f->clock_data.tod_ns, 1795312973338825000ULL);
+	CHECK_EQ_U64(f->clock_data.clockid_ns, 3557303459837ULL);
 	CHECK(pev_data_features_has(f, PEV_FEAT_TRACING_DATA));
 	CHECK_EQ_U64(f->tracing_data_size, pipe ? 16 : 13);	/* padded in pipes */
 	CHECK(f->tracing_data && !memcmp(f->tracing_data, "\x17\x08\x44tracing0.6", 13));
