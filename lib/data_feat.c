@@ -237,6 +237,7 @@ PEV_EXPORT void pev_data_features_release(struct pev_data_features *f)
 		free(f->groups[i].name);
 	free(f->groups);
 	free(f->tracing_data);
+	pev__feat_sys_release(f);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -433,7 +434,11 @@ PEV_EXPORT int pev_data_feature_encode(const struct pev_data_features *f,
 	case PEV_FEAT_STAT:
 		break;		/* presence only */
 	default:
-		return -ENOENT;
+		if (pev__feat_sys_encode(f, feat, &b) < 0) {
+			free(b.p);
+			return -ENOENT;
+		}
+		break;
 	}
 	if (b.err) {
 		free(b.p);
@@ -674,7 +679,7 @@ static int parse_one(struct pev_data_features *f, unsigned feat,
 	case PEV_FEAT_STAT:
 		break;
 	default:
-		return -ENOENT;
+		return pev__feat_sys_parse(f, feat, c);
 	}
 	return c->bad ? -EBADMSG : 0;
 }

@@ -53,6 +53,16 @@ const void *pev__ib_bytes(struct ibuf *c, size_t n);
 char *pev__ib_str(struct ibuf *c);		/* malloc'ed; NULL when bad */
 
 void pev__feat_header_swap(struct file_header *h);
+
+/* The system-description features (CACHE, MEM_TOPOLOGY, *PMU_CAPS,
+ * HYBRID_TOPOLOGY, DIR_FORMAT, AUXTRACE, BPF_*), data_feat_sys.c.
+ * encode: 0 or -ENOENT (not one of them); parse: 0, -EBADMSG, -ENOMEM,
+ * -ENOENT; release frees their fields. */
+int pev__feat_sys_encode(const struct pev_data_features *f, unsigned feat,
+			 struct obuf *b);
+int pev__feat_sys_parse(struct pev_data_features *f, unsigned feat,
+			struct ibuf *c);
+void pev__feat_sys_release(struct pev_data_features *f);
 char *pev__strndup0(const char *s, size_t max);
 
 

@@ -66,6 +66,31 @@ struct pev_data_numa_node {
 	char *cpus;			/* "0-3" */
 };
 
+/* One CACHE entry: a cache as sysfs describes it
+ * (/sys/devices/system/cpu/cpuN/cache/indexM). */
+struct pev_data_cache {
+	uint32_t level, line_size, sets, ways;
+	char *type;		/* "Data", "Instruction", "Unified" */
+	char *size;		/* "48K" */
+	char *map;		/* shared_cpu_list: "0-3" */
+};
+/* One MEM_TOPOLOGY node: which memory blocks (of block_size bytes,
+ * /sys/devices/system/node/nodeN/memoryI) belong to it. */
+struct pev_data_mem_node {
+	uint64_t node;
+	uint64_t size;		/* bits in bitmap: highest block index + 1 */
+	uint64_t *bitmap;	/* (size + 63) / 64 words; bit i: block i */
+};
+struct pev_data_pmu_cap { char *name, *value; };	/* caps/<name> */
+struct pev_data_pmu_caps {				/* PMU_CAPS entry */
+	char *pmu_name;
+	uint32_t nr_caps;
+	struct pev_data_pmu_cap *caps;
+};
+struct pev_data_hybrid_node { char *pmu_name, *cpus; };
+/* One AUXTRACE index entry: an AUXTRACE record's place in the file. */
+struct pev_data_auxtrace_entry { uint64_t file_offset, size; };
+
 /* The features a file carries, as plain data.  Every pointer is owned by
  * the struct and freed by pev_data_features_release().  A feature is
  * present when its bit is set in `present` (pev_data_features_has). */
@@ -104,6 +129,25 @@ struct pev_data_features {
 	} compressed;
 	void *tracing_data;				/* TRACING_DATA blob */
 	size_t tracing_data_size;
+	uint32_t nr_caches;				/* CACHE (version 1) */
+	struct pev_data_cache *caches;
+	uint64_t mem_block_size;		/* MEM_TOPOLOGY (version 1) */
+	uint64_t nr_mem_nodes;
+	struct pev_data_mem_node *mem_nodes;
+	uint32_t nr_cpu_pmu_caps;		/* CPU_PMU_CAPS (the "cpu" PMU) */
+	struct pev_data_pmu_cap *cpu_pmu_caps;
+	uint32_t nr_pmu_caps;			/* PMU_CAPS: PMUs with caps */
+	struct pev_data_pmu_caps *pmu_caps;
+	uint32_t nr_hybrid_nodes;			/* HYBRID_TOPOLOGY */
+	struct pev_data_hybrid_node *hybrid_nodes;
+	uint64_t dir_format_version;			/* DIR_FORMAT */
+	uint64_t nr_auxtrace_index;			/* AUXTRACE */
+	struct pev_data_auxtrace_entry *auxtrace_index;
+	/* BPF_PROG_INFO and BPF_BTF hold libbpf structures (bpf_prog_info
+	 * with its arrays, raw BTF); only their sizes are kept here, the
+	 * bytes stay available from pev_data_feature_raw() and are not
+	 * written back (encode returns -ENOENT). */
+	size_t bpf_prog_info_size, bpf_btf_size;
 };
 
 PEV_EXPORT bool pev_data_features_has(const struct pev_data_features *f,

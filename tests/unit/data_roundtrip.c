@@ -59,6 +59,7 @@ static void fill_features(struct pev_data_features *f)
 	memcpy(f->tracing_data, "\x17\x08\x44tracing0.6", 13);
 	f->tracing_data_size = 13;
 	pev_data_features_set(f, PEV_FEAT_TRACING_DATA, true);
+	du_fill_sys_features(f);
 }
 
 /* Writes every record: in chunks of `chunk` records, a FINISHED_ROUND
@@ -154,6 +155,7 @@ static void check_features(const struct pev_data_features *f, bool pipe)
 	CHECK(pev_data_features_has(f, PEV_FEAT_TRACING_DATA));
 	CHECK_EQ_U64(f->tracing_data_size, pipe ? 16 : 13);	/* padded in pipes */
 	CHECK(f->tracing_data && !memcmp(f->tracing_data, "\x17\x08\x44tracing0.6", 13));
+	du_check_sys_features(f, pipe);
 	if (!pipe) {
 		CHECK_EQ_U64(f->first_sample_time, 1000);
 		CHECK_EQ_U64(f->last_sample_time, 1000 + (NREC - 2) * 7);

@@ -84,4 +84,152 @@ static inline unsigned char *du_slurp(int fd, size_t *len)
 	return p;
 }
 
+/* The system-description features (CACHE, MEM_TOPOLOGY, CPU_PMU_CAPS,
+ * PMU_CAPS, HYBRID_TOPOLOGY, DIR_FORMAT, AUXTRACE) with fixed values;
+ * du_check_sys_features asserts them after a round trip (`pipe`: the
+ * ones perf never sends as HEADER_FEATURE records must be absent). */
+static inline void du_fill_sys_features(struct pev_data_features *f)
+{
+	static const struct { uint32_t l, ls, s, w; const char *t, *sz, *m; }
+		c[3] = { { 1, 64, 64, 12, "Data", "48K", "0" },
+			 { 2, 64, 1024, 16, "Unified", "1024K", "0-1" },
+			 { 3, 128, 32768, 16, "Unified", "32768K", "0-63" } };
+
+	f->caches = calloc(3, sizeof(*f->caches));
+	for (int i = 0; i < 3; i++) {
+		f->caches[i].level = c[i].l;
+		f->caches[i].line_size = c[i].ls;
+		f->caches[i].sets = c[i].s;
+		f->caches[i].ways = c[i].w;
+		f->caches[i].type = strdup(c[i].t);
+		f->caches[i].size = strdup(c[i].sz);
+		f->caches[i].map = strdup(c[i].m);
+	}
+	f->nr_caches = 3;
+	pev_data_features_set(f, PEV_FEAT_CACHE, true);
+
+	f->mem_block_size = 0x8000000;
+	f->nr_mem_nodes = 2;
+	f->mem_nodes = calloc(2, sizeof(*f->mem_nodes));
+	f->mem_nodes[0].node = 0;
+	f->mem_nodes[0].size = 200;		/* 4 words, last one partial */
+	f->mem_nodes[0].bitmap = calloc(4, 8);
+	f->mem_nodes[0].bitmap[0] = 0xffffffffff00ffffULL;
+	f->mem_nodes[0].bitmap[3] = 0xff;
+	f->mem_nodes[1].node = 3;
+	f->mem_nodes[1].size = 64;
+	f->mem_nodes[1].bitmap = calloc(1, 8);
+	f->mem_nodes[1].bitmap[0] = 0x8000000000000001ULL;
+	pev_data_features_set(f, PEV_FEAT_MEM_TOPOLOGY, true);
+
+	f->nr_cpu_pmu_caps = 2;
+	f->cpu_pmu_caps = calloc(2, sizeof(*f->cpu_pmu_caps));
+	f->cpu_pmu_caps[0].name = strdup("branches");
+	f->cpu_pmu_caps[0].value = strdup("32");
+	f->cpu_pmu_caps[1].name = strdup("pmu_name");
+	f->cpu_pmu_caps[1].value = strdup("skylake");
+	pev_data_features_set(f, PEV_FEAT_CPU_PMU_CAPS, true);
+
+	f->nr_pmu_caps = 2;
+	f->pmu_caps = calloc(2, sizeof(*f->pmu_caps));
+	f->pmu_caps[0].pmu_name = strdup("cpu_core");
+	f->pmu_caps[0].nr_caps = 1;
+	f->pmu_caps[0].caps = calloc(1, sizeof(*f->pmu_caps[0].caps));
+	f->pmu_caps[0].caps[0].name = strdup("max_precise");
+	f->pmu_caps[0].caps[0].value = strdup("3");
+	f->pmu_caps[1].pmu_name = strdup("empty_pmu");	/* no caps */
+	f->pmu_caps[1].caps = NULL;
+	pev_data_features_set(f, PEV_FEAT_PMU_CAPS, true);
+
+	f->nr_hybrid_nodes = 2;
+	f->hybrid_nodes = calloc(2, sizeof(*f->hybrid_nodes));
+	f->hybrid_nodes[0].pmu_name = strdup("cpu_core");
+	f->hybrid_nodes[0].cpus = strdup("0-15");
+	f->hybrid_nodes[1].pmu_name = strdup("cpu_atom");
+	f->hybrid_nodes[1].cpus = strdup("16-23");
+	pev_data_features_set(f, PEV_FEAT_HYBRID_TOPOLOGY, true);
+
+	f->dir_format_version = 1;
+	pev_data_features_set(f, PEV_FEAT_DIR_FORMAT, true);
+
+	f->nr_auxtrace_index = 3;
+	f->auxtrace_index = calloc(3, sizeof(*f->auxtrace_index));
+	for (int i = 0; i < 3; i++) {
+		f->auxtrace_index[i].file_offset = 0x1000 + (uint64_t)i * 0x10000;
+		f->auxtrace_index[i].size = 0x200000000ULL + (uint64_t)i;
+	}
+	pev_data_features_set(f, PEV_FEAT_AUXTRACE, true);
+}
+
+static inline void du_check_sys_features(const struct pev_data_features *f,
+					 bool pipe)
+{
+	if (pipe) {
+		CHECK(!pev_data_features_has(f, PEV_FEAT_CACHE));
+		CHECK(!pev_data_features_has(f, PEV_FEAT_HYBRID_TOPOLOGY));
+		CHECK(!pev_data_features_has(f, PEV_FEAT_DIR_FORMAT));
+		CHECK(!pev_data_features_has(f, PEV_FEAT_AUXTRACE));
+	}
+	CHECK(pev_data_features_has(f, PEV_FEAT_CACHE) != pipe);
+	CHECK_EQ_U64(f->nr_caches, pipe ? 0 : 3);
+	if (f->nr_caches == 3) {
+		CHECK_EQ_U64(f->caches[0].level, 1);
+		CHECK_EQ_U64(f->caches[0].ways, 12);
+		CHECK_STR(f->caches[0].type, "Data");
+		CHECK_STR(f->caches[0].map, "0");
+		CHECK_EQ_U64(f->caches[2].level, 3);
+		CHECK_EQ_U64(f->caches[2].line_size, 128);
+		CHECK_EQ_U64(f->caches[2].sets, 32768);
+		CHECK_STR(f->caches[2].size, "32768K");
+		CHECK_STR(f->caches[2].map, "0-63");
+	}
+	CHECK(pev_data_features_has(f, PEV_FEAT_MEM_TOPOLOGY));
+	CHECK_EQ_U64(f->mem_block_size, 0x8000000);
+	CHECK_EQ_U64(f->nr_mem_nodes, 2);
+	if (f->nr_mem_nodes == 2) {
+		CHECK_EQ_U64(f->mem_nodes[0].size, 200);
+		CHECK_EQ_U64(f->mem_nodes[0].bitmap[0], 0xffffffffff00ffffULL);
+		CHECK_EQ_U64(f->mem_nodes[0].bitmap[1], 0);
+		CHECK_EQ_U64(f->mem_nodes[0].bitmap[3], 0xff);
+		CHECK_EQ_U64(f->mem_nodes[1].node, 3);
+		CHECK_EQ_U64(f->mem_nodes[1].size, 64);
+		CHECK_EQ_U64(f->mem_nodes[1].bitmap[0], 0x8000000000000001ULL);
+	}
+	CHECK(pev_data_features_has(f, PEV_FEAT_CPU_PMU_CAPS));
+	CHECK_EQ_U64(f->nr_cpu_pmu_caps, 2);
+	if (f->nr_cpu_pmu_caps == 2) {
+		CHECK_STR(f->cpu_pmu_caps[0].name, "branches");
+		CHECK_STR(f->cpu_pmu_caps[0].value, "32");
+		CHECK_STR(f->cpu_pmu_caps[1].value, "skylake");
+	}
+	CHECK(pev_data_features_has(f, PEV_FEAT_PMU_CAPS));
+	CHECK_EQ_U64(f->nr_pmu_caps, 2);
+	if (f->nr_pmu_caps == 2) {
+		CHECK_STR(f->pmu_caps[0].pmu_name, "cpu_core");
+		CHECK_EQ_U64(f->pmu_caps[0].nr_caps, 1);
+		if (f->pmu_caps[0].nr_caps == 1) {
+			CHECK_STR(f->pmu_caps[0].caps[0].name, "max_precise");
+			CHECK_STR(f->pmu_caps[0].caps[0].value, "3");
+		}
+		CHECK_STR(f->pmu_caps[1].pmu_name, "empty_pmu");
+		CHECK_EQ_U64(f->pmu_caps[1].nr_caps, 0);
+	}
+	if (pipe)
+		return;
+	CHECK(pev_data_features_has(f, PEV_FEAT_HYBRID_TOPOLOGY));
+	CHECK_EQ_U64(f->nr_hybrid_nodes, 2);
+	if (f->nr_hybrid_nodes == 2) {
+		CHECK_STR(f->hybrid_nodes[1].pmu_name, "cpu_atom");
+		CHECK_STR(f->hybrid_nodes[1].cpus, "16-23");
+	}
+	CHECK(pev_data_features_has(f, PEV_FEAT_DIR_FORMAT));
+	CHECK_EQ_U64(f->dir_format_version, 1);
+	CHECK(pev_data_features_has(f, PEV_FEAT_AUXTRACE));
+	CHECK_EQ_U64(f->nr_auxtrace_index, 3);
+	if (f->nr_auxtrace_index == 3) {
+		CHECK_EQ_U64(f->auxtrace_index[2].file_offset, 0x21000);
+		CHECK_EQ_U64(f->auxtrace_index[2].size, 0x200000002ULL);
+	}
+}
+
 #endif
