@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <perfev/order.h>
+#include "util.h"
 
 struct node {
 	uint64_t time, seq;
@@ -49,15 +50,8 @@ PEV_EXPORT int pev_order_push(struct pev_order *q, uint64_t time,
 {
 	if (time == 0 || time == UINT64_MAX)
 		return -ETIME;
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 256;
-		struct node *h = realloc(q->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		q->heap = h;
-		q->cap = cap;
-	}
+	if (pev__grow_array(q->heap, &q->cap, q->n + 1, 256) < 0)
+		return -ENOMEM;
 	if (time < q->last_flush)
 		q->out_of_order++;
 	if (time > q->max_time)

@@ -9,6 +9,7 @@
 
 #include <perfev/symbols.h>
 #include "symbols_internal.h"
+#include "util.h"
 
 /* Names live in large blocks so that a table of 200k kernel symbols does
  * not cost 200k mallocs; blocks never move, so names stay put. */
@@ -77,15 +78,8 @@ PEV_EXPORT int pev_symtab_add(struct pev_symtab *st, uint64_t start,
 {
 	if (!st || !name || st->finished)
 		return -EINVAL;
-	if (st->nr == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 256;
-		struct pev_symbol *n = realloc(st->syms, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->syms = n;
-		st->cap = cap;
-	}
+	if (pev__grow_array(st->syms, &st->cap, st->nr + 1, 256) < 0)
+		return -ENOMEM;
 	struct pev_symbol *s = &st->syms[st->nr];
 
 	s->start = start;

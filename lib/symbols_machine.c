@@ -8,6 +8,7 @@
 
 #include <perfev/symbols.h>
 #include "symbols_internal.h"
+#include "util.h"
 
 struct map {
 	uint64_t start, end, pgoff;
@@ -224,15 +225,8 @@ PEV_EXPORT void pev_machine_free(struct pev_machine *m)
 static int maps_insert(struct pev_machine *m, struct maps *ms, const struct map *nm)
 {
 	/* Worst case: one old map split in two, plus the new one. */
-	if (ms->nr + 2 > ms->cap) {
-		size_t cap = ms->cap ? ms->cap * 2 : 16;
-		struct map *v = realloc(ms->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		ms->v = v;
-		ms->cap = cap;
-	}
+	if (pev__grow_array(ms->v, &ms->cap, ms->nr + 2, 16) < 0)
+		return -ENOMEM;
 	size_t out = 0, n = ms->nr;
 	struct map tail = { 0 };
 	bool have_tail = false;
