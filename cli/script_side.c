@@ -13,6 +13,17 @@ static const char *type_name(uint32_t type)
 	return n ? n : "UNKNOWN";
 }
 
+/* " pid/tid: [addr(len) @ pgoff", shared by MMAP and MMAP2 lines. */
+static void mmap_head(struct obuf *o, const struct pev_record_mmap *m)
+{
+	so_printf(o, " %d/%d: [", (int)m->pid, (int)m->tid);
+	so_hex_alt(o, m->addr);
+	so_char(o, '(');
+	so_hex_alt(o, m->len);
+	so_mem(o, ") @ ", 4);
+	so_hex_alt(o, m->pgoff);
+}
+
 /* The text perf_event__fprintf prints after "PERF_RECORD_<NAME>". */
 static void record_details(struct obuf *o, const struct pev_record *rec)
 {
@@ -30,12 +41,7 @@ static void record_details(struct obuf *o, const struct pev_record *rec)
 	case PERF_RECORD_MMAP: {
 		const struct pev_record_mmap *m = &rec->u.mmap;
 
-		so_printf(o, " %d/%d: [", (int)m->pid, (int)m->tid);
-		so_hex_alt(o, m->addr);
-		so_char(o, '(');
-		so_hex_alt(o, m->len);
-		so_mem(o, ") @ ", 4);
-		so_hex_alt(o, m->pgoff);
+		mmap_head(o, m);
 		so_printf(o, "]: %c %s\n",
 			  (rec->misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
 			  m->filename);
@@ -44,12 +50,7 @@ static void record_details(struct obuf *o, const struct pev_record *rec)
 	case PERF_RECORD_MMAP2: {
 		const struct pev_record_mmap *m = &rec->u.mmap;
 
-		so_printf(o, " %d/%d: [", (int)m->pid, (int)m->tid);
-		so_hex_alt(o, m->addr);
-		so_char(o, '(');
-		so_hex_alt(o, m->len);
-		so_mem(o, ") @ ", 4);
-		so_hex_alt(o, m->pgoff);
+		mmap_head(o, m);
 		if (m->has_build_id) {
 			so_mem(o, " <", 2);
 			for (int i = 0; i < m->build_id_size; i++)
