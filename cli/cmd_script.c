@@ -77,37 +77,6 @@ static void handle(struct script *s, const struct pev_record *rec)
 	}
 }
 
-/* Records synthesized by perf record carry a zero sample_id (id 0),
- * which perf maps to the first event; the decoder knows no id 0.  Decode
- * them again with the first event's attr alone (every attr has the
- * sample_id trailer at the same place, or the file would not open). */
-static int redecode(struct script *s, struct pev_data_event *ev)
-{
-	const struct perf_event_attr *a0;
-
-	if (ev->decode_error != -ENOENT || ev->rec.type >= PEV_RECORD_USER_TYPE_START ||
-	    ev->rec.type == PERF_RECORD_SAMPLE)
-		return ev->decode_error;
-	if (!s->first_only) {
-		a0 = pev_decoder_attr(s->dec, 0);
-		s->first_only = pev_decoder_new();
-		if (!a0 || !s->first_only ||
-		    pev_decoder_add_attr(s->first_only, a0, NULL, 0) < 0)
-			return ev->decode_error;
-	}
-	const void *raw = ev->rec.raw;
-	int err = pev_record_decode(s->first_only, raw, ev->rec.size, &ev->rec);
-
-	if (err < 0)
-		return err;
-	if (ev->rec.has_sample_id && ev->rec.sample_id.id != 0)
-		return -ENOENT;
-	ev->rec.attr_index = 0;
-	ev->rec.attr = pev_decoder_attr(s->dec, 0);
-	ev->decode_error = 0;
-	return 0;
-}
-
 static int run(struct script *s)
 {
 	struct pev_data_event ev;
@@ -119,8 +88,6 @@ static int run(struct script *s)
 		     pev_data_next_ordered(s->data, &ev);
 		if (rc <= 0)
 			break;
-		if (ev.decode_error)
-			redecode(s, &ev);
 		if (s->opt.dump_raw) {
 			script_dump_raw(s, &ev);
 			if (!ev.decode_error)
@@ -226,6 +193,5 @@ out:
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);
 	pev_data_close(s.data);
-	pev_decoder_free(s.first_only);
 	return ret;
 }

@@ -91,7 +91,6 @@ struct script {
 	struct script_opts opt;
 	struct pev_data *data;
 	const struct pev_decoder *dec;
-	struct pev_decoder *first_only;	/* for records with id 0 */
 	struct pev_dso_cache *dsos;
 	struct pev_machine *machine;
 	struct obuf out;

@@ -39,8 +39,11 @@ static uint64_t hash64(uint64_t k)
 
 int pev__lookup_attr(const struct pev_decoder *d, uint64_t id)
 {
+	/* perf synthesizes records (COMM, MMAP2, ...) with a zero sample_id
+	 * and maps id 0 to the first event (evlist__id2evsel); so do we,
+	 * unless some event really was given id 0. */
 	if (id == 0)
-		return d->zero_id >= 0 ? d->zero_id : -ENOENT;
+		return d->zero_id >= 0 ? d->zero_id : d->nattrs ? 0 : -ENOENT;
 	if (!d->nslots)
 		return -ENOENT;
 	size_t mask = d->nslots - 1;
@@ -89,19 +92,25 @@ static int grow_slots(struct pev_decoder *d, size_t need)
 	return 0;
 }
 
+/* Whether id was given to some event (id 0 only when really added). */
+static bool id_known(const struct pev_decoder *d, uint64_t id)
+{
+	return id ? pev__lookup_attr(d, id) >= 0 : d->zero_id >= 0;
+}
+
 PEV_EXPORT int pev_decoder_add_ids(struct pev_decoder *d, int index,
 				   const uint64_t *ids, size_t nids)
 {
 	if (!d || index < 0 || (size_t)index >= d->nattrs || (nids && !ids))
 		return -EINVAL;
 	for (size_t i = 0; i < nids; i++)
-		if (pev__lookup_attr(d, ids[i]) >= 0)
+		if (id_known(d, ids[i]))
 			return -EEXIST;
 	if (grow_slots(d, d->nkeys + nids))
 		return -ENOMEM;
 	for (size_t i = 0; i < nids; i++) {
 		/* A repeat inside ids[] itself is harmless: same index. */
-		if (pev__lookup_attr(d, ids[i]) >= 0)
+		if (id_known(d, ids[i]))
 			continue;
 		if (ids[i] == 0) {
 			d->zero_id = index;
@@ -134,7 +143,7 @@ PEV_EXPORT int pev_decoder_add_attr(struct pev_decoder *d,
 			return -EINVAL;
 	}
 	for (size_t i = 0; i < nids; i++)
-		if (pev__lookup_attr(d, ids[i]) >= 0)
+		if (id_known(d, ids[i]))
 			return -EEXIST;
 	if (pev__grow_array(d->attrs, &d->cap, d->nattrs + 1, 4))
 		return -ENOMEM;

@@ -117,7 +117,9 @@ PEV_EXPORT size_t pev_decoder_nr_attrs(const struct pev_decoder *d);
  * was given), or NULL when out of range. Valid until the decoder is freed. */
 PEV_EXPORT const struct perf_event_attr *
 pev_decoder_attr(const struct pev_decoder *d, size_t index);
-/* The event index for a kernel id, or -ENOENT. */
+/* The event index for a kernel id, or -ENOENT.  Id 0 (never a kernel id;
+ * perf writes it in records it synthesizes) is the first event, as in
+ * perf, unless an event was added with id 0. */
 PEV_EXPORT int pev_decoder_find_id(const struct pev_decoder *d, uint64_t id);
 
 /* ---- Sample pieces (all views into the record). */

@@ -242,6 +242,8 @@ static void t_multi_identifier(void)
 	CHECK_EQ_INT(pev_decoder_find_id(d, 12), 0);
 	CHECK_EQ_INT(pev_decoder_find_id(d, 13), 1);
 	CHECK_EQ_INT(pev_decoder_find_id(d, 14), -ENOENT);
+	/* id 0 (perf's synthesized records) is the first event */
+	CHECK_EQ_INT(pev_decoder_find_id(d, 0), 0);
 
 	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
 	rb_u64(&b, 12); rb_u64(&b, 0x4000); rb_u32(&b, 1); rb_u32(&b, 2);
@@ -262,6 +264,13 @@ static void t_multi_identifier(void)
 	rb_u64(&b, 14); rb_u64(&b, 1); rb_u64(&b, 1);
 	CHECK_EQ_INT(pev_record_decode(d, rb_p(&b), rb_end(&b), &rec), -ENOENT);
 	CHECK_STR(rec.error.field, "id");
+
+	/* A sample with id 0 decodes as the first event, as perf does. */
+	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 0); rb_u64(&b, 0x5000); rb_u32(&b, 3); rb_u32(&b, 4);
+	CHECK_OK(pev_record_decode(d, rb_p(&b), rb_end(&b), &rec));
+	CHECK_EQ_INT(rec.attr_index, 0);
+	CHECK_EQ_U64(rec.u.sample.ip, 0x5000);
 
 	/* Non-sample records: the trailer's last u64 picks the layout. */
 	rb_begin(&b, PERF_RECORD_EXIT, 0);
