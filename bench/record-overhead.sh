@@ -28,7 +28,7 @@ floor=$build/examples/sample_floor
 for ((i = 0; i < runs; i++)); do
   t0=$(now); "$work"; t1=$(now)
   echo $(( (t1 - t0) / 1000 )) >>"$tmp/bare"
-  # the kernel's own cost: the same sampling with nobody reading the rings
+  # the kernel's own cost: the same sampling, rings drained without being read
   [ -x "$floor" ] && echo $(( $("$floor" $rate -g -- "$work") * 1000 )) >>"$tmp/floor"
   t0=$(now); "$perfev" record -F $rate -g -o "$tmp/x" -- "$work" 2>"$tmp/x.err"; t1=$(now)
   echo $(( (t1 - t0) / 1000 )) >>"$tmp/perfev"
@@ -48,7 +48,7 @@ printf '%-28s %10s %8s %10s %8s\n' "" "median ms" "ratio" "samples" "lost"
 printf '%-28s %10.1f %8s %10s %8s\n' "bare" "$(echo "$bare/1000" | bc -l)" "1.000" "-" "-"
 if [ -s "$tmp/floor" ]; then
   f=$(median <"$tmp/floor")
-  printf '%-28s %10.1f %8.3f %10s %8s\n' "kernel floor (no reader)" "$(echo "$f/1000" | bc -l)" "$(echo "$f/$bare" | bc -l)" "-" "-"
+  printf '%-28s %10.1f %8.3f %10s %8s\n' "kernel floor (no-cost reader)" "$(echo "$f/1000" | bc -l)" "$(echo "$f/$bare" | bc -l)" "-" "-"
 fi
 for t in perfev perf; do
   [ -s "$tmp/$t" ] || continue
