@@ -205,6 +205,13 @@ int main(void)
 	snprintf(args, sizeof(args), "-i %s/f.data -F +pid --ns", dir);
 	same_output("file -F +pid --ns", args, NULL);
 
+	/* Two events: perf's synthesized records carry sample_id id 0,
+	 * which belongs to the first event. */
+	CHECK_EQ_INT(sh("%s record -q -e cpu-clock,task-clock -F 2000 -g -o %s/m.data -- %s 150 4 2 > /dev/null 2>&1",
+			PERF, dir, helper), 0);
+	snprintf(args, sizeof(args), "-i %s/m.data --show-task-events --show-mmap-events", dir);
+	same_output("two events, synthesized records", args, NULL);
+
 	/* Pipe mode, read with -i -. */
 	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 2000 -g -o - -- %s 200 6 > %s/p.data 2>/dev/null",
 			PERF, helper, dir), 0);
