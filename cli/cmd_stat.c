@@ -22,7 +22,20 @@ struct stat_args {
 	const char *pids, *tids, *cpus, *cgroup, *output, *sep;
 	bool all_cpus, per_thread, no_aggr, scale, no_inherit, json, big_num;
 	int repeat, interval_ms, interval_count, timeout_ms;
+	enum stat_aggr topo;	/* --per-socket/die/core/node; the last wins */
+	const char *topo_opt;
 };
+
+static int opt_topo(const struct opt *o, const char *arg, void *ctx)
+{
+	struct stat_args *a = ctx;
+	(void)arg;
+	a->topo = !strcmp(o->long_name, "per-socket") ? STAT_AGGR_SOCKET
+		: !strcmp(o->long_name, "per-die") ? STAT_AGGR_DIE
+		: !strcmp(o->long_name, "per-core") ? STAT_AGGR_CORE : STAT_AGGR_NODE;
+	a->topo_opt = o->long_name;
+	return 0;
+}
 
 static int opt_event(const struct opt *o, const char *arg, void *ctx)
 {
@@ -137,6 +150,10 @@ int cmd_stat(int argc, char **argv)
 		{ OPT_BOOL, 'A', "no-aggr", &a.no_aggr, NULL, "one line per CPU", NULL, 0 },
 		{ OPT_BOOL, 0, "per-cpu", &a.no_aggr, NULL, "the same as -A", NULL, 0 },
 		{ OPT_BOOL, 0, "per-thread", &a.per_thread, NULL, "one line per thread", NULL, 0 },
+		{ OPT_CALLBACK, 0, "per-socket", NULL, NULL, "one line per processor socket", opt_topo, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "per-die", NULL, NULL, "one line per processor die", opt_topo, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "per-core", NULL, NULL, "one line per physical core", opt_topo, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "per-node", NULL, NULL, "one line per NUMA node", opt_topo, OPT_NOARG },
 		{ OPT_BOOL, 'c', "scale", &a.scale, NULL, "scale multiplexed counts (default; --no-scale)", NULL, 0 },
 		{ OPT_BOOL, 'B', "big-num", &a.big_num, NULL, "thousands separators (default; --no-big-num)", NULL, 0 },
 		{ OPT_STRING, 'x', "field-separator", &a.sep, "sep", "CSV output with this separator", NULL, 0 },
@@ -184,8 +201,13 @@ int cmd_stat(int argc, char **argv)
 		cli_error("-x needs a separator, e.g. -x,");
 		return EXIT_USAGE;
 	}
-	if (a.no_aggr && a.per_thread) {
-		cli_error("-A and --per-thread are two aggregation modes; choose one");
+	if (a.no_aggr + a.per_thread + (a.topo != STAT_AGGR_GLOBAL) > 1) {
+		cli_error("-A, --per-thread and --%s are different aggregation modes; choose one",
+			  a.topo_opt ? a.topo_opt : "per-core");
+		return EXIT_USAGE;
+	}
+	if (a.topo && !(a.all_cpus || a.cpus || a.cgroup)) {
+		cli_error("--%s needs CPUs to count on; add -a or -C", a.topo_opt);
 		return EXIT_USAGE;
 	}
 	if (a.no_aggr && !(a.all_cpus || a.cpus || a.cgroup)) {
@@ -218,7 +240,7 @@ int cmd_stat(int argc, char **argv)
 			.kind = a.json ? STAT_OUT_JSON : a.sep ? STAT_OUT_CSV : STAT_OUT_STD,
 			.sep = a.sep ? a.sep : " ",
 			.aggr = a.no_aggr ? STAT_AGGR_CPU : a.per_thread ? STAT_AGGR_THREAD
-			      : STAT_AGGR_GLOBAL,
+			      : a.topo,
 			.interval = a.interval_ms > 0,
 			.noise = a.repeat > 1,
 			.cgroup = a.cgroup != NULL,

@@ -28,7 +28,17 @@ int stat_elapsed_precision(double sd);
 /* ---- one output line ---- */
 
 enum stat_kind { STAT_OUT_STD, STAT_OUT_CSV, STAT_OUT_JSON };
-enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_THREAD };
+enum stat_aggr {
+	STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_THREAD,
+	/* --per-socket, --per-die, --per-core, --per-node */
+	STAT_AGGR_SOCKET, STAT_AGGR_DIE, STAT_AGGR_CORE, STAT_AGGR_NODE,
+};
+
+/* True for the topology modes (a "S0-D0-C1  nr" style prefix). */
+static inline bool stat_aggr_topo(enum stat_aggr a)
+{
+	return a >= STAT_AGGR_SOCKET;
+}
 enum stat_val { STAT_VAL_OK, STAT_VAL_NOT_COUNTED, STAT_VAL_NOT_SUPPORTED };
 
 /* How the output looks, fixed for a whole run. */
@@ -57,6 +67,8 @@ struct stat_line {
 	int cpu;		/* STAT_AGGR_CPU */
 	const char *comm;	/* STAT_AGGR_THREAD */
 	int tid;
+	/* the topology modes: the unit's ids and how many CPUs it holds */
+	int socket, die, core, node, nr;
 	enum stat_val status;
 	double value;		/* scaled for multiplexing and for display
 				 * (msec for the clocks) */
@@ -81,6 +93,9 @@ void stat_json_line(const struct stat_out *o, const struct stat_line *l);
  * (target is already quoted as perf does, e.g. "'true'", "process id
  * '12'", "'system wide'"), with " (N runs)" when runs > 1. */
 void stat_human_header(FILE *f, const char *target, int runs);
+/* The topology modes' unit name as perf prints it: "S0", "S0-D0",
+ * "S0-D0-C1", "N0".  Returns buf. */
+char *stat_aggr_name(char *buf, size_t size, enum stat_aggr a, const struct stat_line *l);
 /* Interval mode: "#           time ..." column heading. */
 void stat_human_interval_header(FILE *f, enum stat_aggr aggr);
 
@@ -102,6 +117,25 @@ double stat_pcnt_running(uint64_t run, uint64_t ena);
 /* Thousands grouping: format v with "%.0f"/"%.2f" and the locale's
  * separators when group is set.  Returns buf. */
 char *stat_format_count(char *buf, size_t size, double v, bool fractional, bool group);
+
+/* ---- topology units (stat_aggr.c) ---- */
+
+/* One unit of a topology mode: its ids (-1 for those the mode does not
+ * group by) and how many of the counted CPUs it holds. */
+struct stat_unit {
+	int socket, die, core, node, nr;
+};
+
+struct pev_cpu_topology;
+/* Group n CPUs (their topology in topo[]) into units for mode a: units[]
+ * (room for n) in perf's order, unit_of[i] the unit of CPU i.  Returns
+ * the number of units, -EINVAL when a is not a topology mode.  Pure. */
+int stat_units_from_topology(enum stat_aggr a, const struct pev_cpu_topology *topo, size_t n,
+			     struct stat_unit *units, int *unit_of);
+/* The same for CPU numbers, reading their topology from sysfs; -errno
+ * when a CPU's topology cannot be read. */
+int stat_units_build(enum stat_aggr a, const int *cpus, size_t n, struct stat_unit *units,
+		     int *unit_of);
 
 /* ---- derived metrics (stat_metric.c) ---- */
 

@@ -27,6 +27,10 @@ void stat_csv_line(const struct stat_out *o, const struct stat_line *l)
 		fprintf(f, "CPU%d%s", l->cpu, s);
 	else if (o->aggr == STAT_AGGR_THREAD)
 		fprintf(f, "%s-%d%s", l->comm ? l->comm : "", l->tid, s);
+	else if (stat_aggr_topo(o->aggr)) {
+		char id[64];
+		fprintf(f, "%s%s%d%s", stat_aggr_name(id, sizeof(id), o->aggr, l), s, l->nr, s);
+	}
 	if (l->status == STAT_VAL_OK)
 		stat_format_count(num, sizeof(num), l->value, l->fractional, false);
 	else

@@ -32,6 +32,46 @@ static void human_prefix(const struct stat_out *o, const struct stat_line *l)
 		fprintf(o->f, "CPU%-7d ", l->cpu);
 	else if (o->aggr == STAT_AGGR_THREAD)
 		fprintf(o->f, "%16s-%-8d ", l->comm ? l->comm : "", l->tid);
+	else if (stat_aggr_topo(o->aggr)) {
+		/* perf: the last id left-aligned in 5 (socket, node) or 8
+		 * (die, core), then the CPU count in 4. */
+		switch (o->aggr) {
+		case STAT_AGGR_SOCKET:
+			fprintf(o->f, "S%-5d %4d ", l->socket, l->nr);
+			break;
+		case STAT_AGGR_DIE:
+			fprintf(o->f, "S%d-D%-8d %4d ", l->socket, l->die, l->nr);
+			break;
+		case STAT_AGGR_CORE:
+			fprintf(o->f, "S%d-D%d-C%-8d %4d ", l->socket, l->die, l->core, l->nr);
+			break;
+		default:
+			fprintf(o->f, "N%-5d %4d ", l->node, l->nr);
+			break;
+		}
+	}
+}
+
+char *stat_aggr_name(char *buf, size_t size, enum stat_aggr a, const struct stat_line *l)
+{
+	switch (a) {
+	case STAT_AGGR_SOCKET:
+		snprintf(buf, size, "S%d", l->socket);
+		break;
+	case STAT_AGGR_DIE:
+		snprintf(buf, size, "S%d-D%d", l->socket, l->die);
+		break;
+	case STAT_AGGR_CORE:
+		snprintf(buf, size, "S%d-D%d-C%d", l->socket, l->die, l->core);
+		break;
+	case STAT_AGGR_NODE:
+		snprintf(buf, size, "N%d", l->node);
+		break;
+	default:
+		snprintf(buf, size, "%s", "");
+		break;
+	}
+	return buf;
 }
 
 static void human_metric(FILE *f, const struct stat_metric *m)
@@ -89,6 +129,18 @@ void stat_human_interval_header(FILE *f, enum stat_aggr aggr)
 		break;
 	case STAT_AGGR_THREAD:
 		fputs("#           time             comm-pid                  counts unit events\n", f);
+		break;
+	case STAT_AGGR_SOCKET:
+		fputs("#           time socket cpus             counts unit events\n", f);
+		break;
+	case STAT_AGGR_DIE:
+		fputs("#           time die          cpus             counts unit events\n", f);
+		break;
+	case STAT_AGGR_CORE:
+		fputs("#           time core            cpus             counts unit events\n", f);
+		break;
+	case STAT_AGGR_NODE:
+		fputs("#           time node   cpus             counts unit events\n", f);
 		break;
 	default:
 		fputs("#           time             counts unit events\n", f);

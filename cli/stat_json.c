@@ -38,6 +38,15 @@ void stat_json_line(const struct stat_out *o, const struct stat_line *l)
 		json_str(f, id);
 		fputs(", ", f);
 	}
+	else if (stat_aggr_topo(o->aggr)) {
+		static const char *const key[] = {
+			[STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",
+			[STAT_AGGR_CORE] = "core", [STAT_AGGR_NODE] = "node",
+		};
+		char id[64];
+		fprintf(f, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", key[o->aggr],
+			stat_aggr_name(id, sizeof(id), o->aggr, l), l->nr);
+	}
 	fputs("\"counter-value\" : ", f);
 	if (l->status == STAT_VAL_OK)
 		fprintf(f, "\"%f\"", l->value);

@@ -144,6 +144,84 @@ static int cmp_unit(const void *a, const void *b)
 	return x->idx - y->idx;	/* stable */
 }
 
+/* The topology modes: sum each event's per-CPU counts (scaled per CPU, as
+ * perf) over the CPUs of each unit, and print unit by unit. */
+static int print_topo(struct session *s, enum pev_count_view view, uint64_t wall_ns,
+		      uint64_t ts_ns)
+{
+	const struct stat_out *o = &s->cfg->out;
+	size_t ncpu = pev_target_nr_cpus(s->target);
+	int *cpus = calloc(ncpu, sizeof(*cpus)), *unit_of = calloc(ncpu, sizeof(*unit_of));
+	struct stat_unit *units = calloc(ncpu, sizeof(*units));
+	struct cell *cells = calloc(ncpu * s->nev, sizeof(*cells));
+	struct stat_shadow *sh = calloc(ncpu, sizeof(*sh));
+	int nu = -ENOMEM;
+
+	if (cpus && unit_of && units && cells && sh) {
+		for (size_t i = 0; i < ncpu; i++)
+			cpus[i] = pev_target_cpu(s->target, i);
+		nu = stat_units_build(o->aggr, cpus, ncpu, units, unit_of);
+		if (nu < 0)
+			cli_error("cannot read the CPU topology: %s; check "
+				  "/sys/devices/system/cpu/cpu*/topology", strerror(-nu));
+	} else {
+		cli_error("out of memory");
+	}
+	for (int u = 0; u < nu; u++) {
+		stat_shadow_init(&sh[u], (double)wall_ns);
+		for (size_t ev = 0; ev < s->nev; ev++) {
+			struct cell *agg = &cells[(size_t)u * s->nev + ev];
+			bool any = false, counted = false;
+			agg->skip = true;
+			agg->st = STAT_VAL_NOT_SUPPORTED;
+			for (size_t i = 0; i < ncpu; i++) {
+				struct cell c;
+				if (unit_of[i] != u)
+					continue;
+				fill_cell(s, ev, (int)i, -1, view, &c);
+				if (c.skip)
+					continue;
+				agg->skip = false;
+				if (c.st == STAT_VAL_NOT_SUPPORTED)
+					continue;
+				any = true;
+				agg->c.val += c.c.val;
+				agg->c.run += c.c.run;
+				agg->c.ena += c.c.ena;
+				if (c.st == STAT_VAL_OK) {
+					agg->v += c.v;
+					counted = true;
+				}
+			}
+			if (any)
+				agg->st = counted ? STAT_VAL_OK : STAT_VAL_NOT_COUNTED;
+			if (agg->st == STAT_VAL_OK)
+				stat_shadow_add(&sh[u], s->kind[ev], agg->v);
+		}
+	}
+	for (int u = 0; u < nu; u++) {
+		for (size_t ev = 0; ev < s->nev; ev++) {
+			struct cell *cl = &cells[(size_t)u * s->nev + ev];
+			if (cl->skip)
+				continue;
+			struct stat_line l = make_line(s, ev, cl, &sh[u], cl->v);
+			l.ts_ns = ts_ns;
+			l.socket = units[u].socket;
+			l.die = units[u].die;
+			l.core = units[u].core;
+			l.node = units[u].node;
+			l.nr = units[u].nr;
+			stat_print_line(o, &l);
+		}
+	}
+	free(cpus);
+	free(unit_of);
+	free(units);
+	free(cells);
+	free(sh);
+	return nu < 0 ? nu : 0;
+}
+
 /* Print every event for every unit of the aggregation mode. */
 static int print_counts(struct session *s, enum pev_count_view view, uint64_t wall_ns,
 			uint64_t ts_ns)
@@ -153,6 +231,8 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 	size_t nunits = 1;
 	bool per_cpu = o->aggr == STAT_AGGR_CPU, per_thr = o->aggr == STAT_AGGR_THREAD;
 
+	if (stat_aggr_topo(o->aggr))
+		return print_topo(s, view, wall_ns, ts_ns);
 	if (per_cpu)
 		nunits = pev_target_nr_cpus(t);
 	else if (per_thr)

@@ -19,5 +19,6 @@
 #include <perfev/data.h>
 #include <perfev/order.h>
 #include <perfev/synth.h>
+#include <perfev/topology.h>
 
 #endif
