@@ -16,12 +16,21 @@ static const char default_events[] =
 	"task-clock,context-switches,cpu-migrations,page-faults,"
 	"cycles,instructions,branches,branch-misses";
 
+/* -d, -dd, -ddd: perf 6.1's detailed sets, added level by level. */
+static const char *const detailed_events[3] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	"iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
 struct stat_args {
 	const char *specs[64];
 	int nspecs;
 	const char *pids, *tids, *cpus, *cgroup, *output, *sep;
 	bool all_cpus, per_thread, no_aggr, scale, no_inherit, json, big_num;
 	int repeat, interval_ms, interval_count, timeout_ms;
+	int detailed;		/* -d count */
 	enum stat_aggr topo;	/* --per-socket/die/core/node; the last wins */
 	const char *topo_opt;
 };
@@ -104,11 +113,16 @@ static int parse_events(struct stat_args *a, struct pev_evlist *evl)
 {
 	struct pev_parse_opts po = { .size = sizeof(po), .no_pfm = true };
 	int n = a->nspecs;
-	const char *def[1] = { default_events };
-	const char *const *specs = n ? a->specs : def;
+	const char *list[64 + 4];
 
+	/* perf: -d adds its sets to the -e events, or to the default set */
+	for (int i = 0; i < n; i++)
+		list[i] = a->specs[i];
 	if (!n)
-		n = 1;
+		list[n++] = default_events;
+	for (int d = 0; d < a->detailed && d < 3; d++)
+		list[n++] = detailed_events[d];
+	const char *const *specs = list;
 	for (int i = 0; i < n; i++) {
 		struct pev_parse_error err = { 0 };
 		/* libpfm4 costs milliseconds to set up: ask it only for names
@@ -142,6 +156,7 @@ int cmd_stat(int argc, char **argv)
 		{ OPT_BOOL, 'a', "all-cpus", &a.all_cpus, NULL, "system-wide on every CPU", NULL, 0 },
 		{ OPT_STRING, 'C', "cpu", &a.cpus, "cpus", "system-wide on these CPUs (0-3,5)", NULL, 0 },
 		{ OPT_STRING, 'G', "cgroup", &a.cgroup, "name", "count in this cgroup (v2) only, per CPU", NULL, 0 },
+		{ OPT_COUNT, 'd', "detailed", &a.detailed, NULL, "more events: -d caches, -dd TLBs, -ddd prefetches", NULL, 0 },
 		{ OPT_BOOL, 'i', "no-inherit", &a.no_inherit, NULL, "do not count child tasks", NULL, 0 },
 		{ OPT_INT, 'r', "repeat", &a.repeat, "n", "run n times; print the mean and the noise", NULL, 0 },
 		{ OPT_INT, 'I', "interval-print", &a.interval_ms, "msecs", "print the counts every msecs", NULL, 0 },

@@ -11,6 +11,24 @@ enum stat_ev_kind stat_ev_classify(uint32_t type, uint64_t config)
 	if (type == PERF_TYPE_SOFTWARE)
 		return config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK
 		       ? STAT_EV_CLOCK : STAT_EV_OTHER;
+	if (type == PERF_TYPE_HW_CACHE) {
+		/* id | op << 8 | result << 16: perf's metrics use the reads */
+		static const enum stat_ev_kind acc[] = {
+			[PERF_COUNT_HW_CACHE_L1D] = STAT_EV_L1D_LOADS,
+			[PERF_COUNT_HW_CACHE_L1I] = STAT_EV_L1I_LOADS,
+			[PERF_COUNT_HW_CACHE_LL] = STAT_EV_LL_LOADS,
+			[PERF_COUNT_HW_CACHE_DTLB] = STAT_EV_DTLB_LOADS,
+			[PERF_COUNT_HW_CACHE_ITLB] = STAT_EV_ITLB_LOADS,
+		};
+		uint64_t c = config & 0xffffffffULL, id = c & 0xff, op = (c >> 8) & 0xff;
+		uint64_t res = (c >> 16) & 0xff;
+		if (c >> 24 || id > PERF_COUNT_HW_CACHE_ITLB || op != PERF_COUNT_HW_CACHE_OP_READ)
+			return STAT_EV_OTHER;
+		if (res == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+			return acc[id];
+		/* each miss kind follows its access kind */
+		return res == PERF_COUNT_HW_CACHE_RESULT_MISS ? acc[id] + 1 : STAT_EV_OTHER;
+	}
 	if (type != PERF_TYPE_HARDWARE)
 		return STAT_EV_OTHER;
 	/* Hybrid CPUs put the PMU type in the upper 32 bits. */
@@ -90,6 +108,22 @@ struct stat_metric stat_metric_for(const struct stat_shadow *s, enum stat_ev_kin
 		return ratio_pct(v, cycles, "frontend cycles idle");
 	case STAT_EV_STALLED_BACK:
 		return ratio_pct(v, cycles, "backend cycles idle");
+	case STAT_EV_L1D_MISSES:
+	case STAT_EV_L1I_MISSES:
+	case STAT_EV_LL_MISSES:
+	case STAT_EV_DTLB_MISSES:
+	case STAT_EV_ITLB_MISSES: {
+		/* perf's print_*_misses: a share of the matching reads */
+		static const char *const what[] = {
+			[STAT_EV_L1D_MISSES] = "of all L1-dcache accesses",
+			[STAT_EV_L1I_MISSES] = "of all L1-icache accesses",
+			[STAT_EV_LL_MISSES] = "of all LL-cache accesses",
+			[STAT_EV_DTLB_MISSES] = "of all dTLB cache accesses",
+			[STAT_EV_ITLB_MISSES] = "of all iTLB cache accesses",
+		};
+		double base = s->v[k - 1];
+		return base >= 0 ? ratio_pct(v, base, what[k]) : none;
+	}
 	default:
 		return clock >= 0 ? rate(v, clock) : none;
 	}
