@@ -1,6 +1,7 @@
 /* perfev stat: options, checks, the event list and the output stream;
  * the counting itself is in stat_run.c, the formats in stat_*.c. */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -31,6 +32,14 @@ struct stat_args {
 	bool all_cpus, per_thread, no_aggr, scale, no_inherit, json, big_num;
 	int repeat, interval_ms, interval_count, timeout_ms;
 	int detailed;		/* -d count */
+	int delay_ms, log_fd;
+	bool null_run, sync, append, all_user, all_kernel, quiet, summary, no_csv_summary;
+	bool interval_clear, table, group, metric_only;
+	const char *pre, *post, *for_each_cgroup;
+	/* accepted only to explain why they cannot work here */
+	const char *metrics, *cputype, *control;
+	bool transaction, topdown, smi_cost, iostat;
+	int td_level;
 	enum stat_aggr topo;	/* --per-socket/die/core/node; the last wins */
 	const char *topo_opt;
 };
@@ -56,6 +65,81 @@ static int opt_event(const struct opt *o, const char *arg, void *ctx)
 	}
 	a->specs[a->nspecs++] = arg;
 	return 0;
+}
+
+static int opt_iostat(const struct opt *o, const char *arg, void *ctx)
+{
+	(void)o;
+	(void)arg;
+	((struct stat_args *)ctx)->iostat = true;
+	return 0;
+}
+
+/* Options perf 6.1 has that need hardware, metric tables or a control
+ * channel perfev does not have: say so, rather than counting something
+ * else.  Returns an exit status, or -1 when none of them was given. */
+static int unsupported_opts(const struct stat_args *a)
+{
+	if (a->metrics) {
+		cli_error("cannot compute metric '%s': perfev has no metric tables for this CPU "
+			  "yet; count the events with -e instead", a->metrics);
+		return EXIT_ERROR;
+	}
+	if (a->transaction) {
+		cli_error("cannot count transaction events (-T): they need the 'cpu' PMU's TSX "
+			  "events (cycles-t, tx-start), and this machine has no hardware PMU");
+		return EXIT_ERROR;
+	}
+	if (a->topdown) {
+		cli_error("cannot measure top-down statistics (--topdown): they need the 'cpu' "
+			  "PMU's topdown events, and this machine has no hardware PMU");
+		return EXIT_ERROR;
+	}
+	if (a->smi_cost) {
+		cli_error("cannot measure SMI cost (--smi-cost): it needs the 'msr' PMU's smi "
+			  "counter and the 'cpu' PMU's freeze_on_smi, which this machine lacks");
+		return EXIT_ERROR;
+	}
+	if (a->iostat) {
+		cli_error("cannot measure I/O metrics (--iostat): it needs Intel's iio uncore "
+			  "PMUs, which this machine lacks");
+		return EXIT_USAGE;
+	}
+	if (a->cputype) {
+		cli_error("'--cputype %s' needs a hybrid CPU (cpu_core/cpu_atom PMUs); this "
+			  "machine has none", a->cputype);
+		return EXIT_USAGE;
+	}
+	if (a->control) {
+		cli_error("'--control %s' is not supported by perfev yet; use -D to delay "
+			  "counting", a->control);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* -g, --all-user, --all-kernel: change the parsed events as perf does
+ * (its names stay as written). */
+static void adjust_events(const struct stat_args *a, struct pev_evlist *evl)
+{
+	size_t n = pev_evlist_count(evl);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pev_event *e = pev_evlist_event(evl, i);
+		struct perf_event_attr *at = &e->attr.attr;
+		if (a->group) {
+			e->leader = 0;
+			e->group_size = i ? 0 : (int)n;
+		}
+		if (a->all_kernel) {
+			at->exclude_kernel = 0;
+			at->exclude_user = 1;
+		}
+		if (a->all_user) {
+			at->exclude_kernel = 1;
+			at->exclude_user = 0;
+		}
+	}
 }
 
 static const char *const usage[] = {
@@ -148,7 +232,7 @@ static int parse_events(struct stat_args *a, struct pev_evlist *evl)
 
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_args a = { .scale = true, .big_num = true, .repeat = 1 };
+	struct stat_args a = { .scale = true, .big_num = true, .repeat = 1, .log_fd = -1 };
 	const struct opt opts[] = {
 		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to count (repeatable; {a,b} is a group)", opt_event, 0 },
 		{ OPT_STRING, 'p', "pid", &a.pids, "pid,...", "count existing processes" , NULL, 0 },
@@ -174,6 +258,31 @@ int cmd_stat(int argc, char **argv)
 		{ OPT_STRING, 'x', "field-separator", &a.sep, "sep", "CSV output with this separator", NULL, 0 },
 		{ OPT_BOOL, 'j', "json", &a.json, NULL, "JSON output, one object per line", NULL, 0 },
 		{ OPT_STRING, 'o', "output", &a.output, "file", "write the counts to file", NULL, 0 },
+		{ OPT_BOOL, 0, "append", &a.append, NULL, "append to the -o file", NULL, 0 },
+		{ OPT_INT, 0, "log-fd", &a.log_fd, "fd", "write the counts to this file descriptor", NULL, 0 },
+		{ OPT_INT, 'D', "delay", &a.delay_ms, "msecs", "start counting after msecs (-1: never)", NULL, 0 },
+		{ OPT_BOOL, 'n', "null", &a.null_run, NULL, "count nothing: only the elapsed time", NULL, 0 },
+		{ OPT_BOOL, 'S', "sync", &a.sync, NULL, "call sync() before each run", NULL, 0 },
+		{ OPT_STRING, 0, "pre", &a.pre, "cmd", "run cmd (sh -c) before each run", NULL, 0 },
+		{ OPT_STRING, 0, "post", &a.post, "cmd", "run cmd (sh -c) after each run", NULL, 0 },
+		{ OPT_BOOL, 'g', "group", &a.group, NULL, "put all the events in one group", NULL, 0 },
+		{ OPT_BOOL, 0, "all-user", &a.all_user, NULL, "count every event in user space only", NULL, 0 },
+		{ OPT_BOOL, 0, "all-kernel", &a.all_kernel, NULL, "count every event in the kernel only", NULL, 0 },
+		{ OPT_BOOL, 0, "quiet", &a.quiet, NULL, "print no counts", NULL, 0 },
+		{ OPT_BOOL, 0, "summary", &a.summary, NULL, "-I: print the whole run's counts at the end", NULL, 0 },
+		{ OPT_BOOL, 0, "no-csv-summary", &a.no_csv_summary, NULL, "no 'summary' column in the -x summary", NULL, 0 },
+		{ OPT_BOOL, 0, "interval-clear", &a.interval_clear, NULL, "-I: clear the screen before each interval", NULL, 0 },
+		{ OPT_BOOL, 0, "table", &a.table, NULL, "-r: a table of each run's time", NULL, 0 },
+		{ OPT_BOOL, 0, "metric-only", &a.metric_only, NULL, "print only the derived metrics", NULL, 0 },
+		{ OPT_STRING, 0, "for-each-cgroup", &a.for_each_cgroup, "name,...", "count every event in each cgroup (needs -a)", NULL, 0 },
+		{ OPT_STRING, 'M', "metrics", &a.metrics, "metrics", "metric groups (no tables here yet)", NULL, 0 },
+		{ OPT_BOOL, 'T', "transaction", &a.transaction, NULL, "TSX transaction statistics (hardware)", NULL, 0 },
+		{ OPT_BOOL, 0, "topdown", &a.topdown, NULL, "top-down statistics (hardware)", NULL, 0 },
+		{ OPT_INT, 0, "td-level", &a.td_level, "n", "top-down level (with --topdown)", NULL, 0 },
+		{ OPT_BOOL, 0, "smi-cost", &a.smi_cost, NULL, "SMI cost (hardware)", NULL, 0 },
+		{ OPT_CALLBACK, 0, "iostat", NULL, "default", "I/O metrics (Intel uncore)", opt_iostat, OPT_OPTARG },
+		{ OPT_STRING, 0, "cputype", &a.cputype, "type", "hybrid CPUs: core or atom", NULL, 0 },
+		{ OPT_STRING, 0, "control", &a.control, "fd:ctl", "enable/disable over a channel (not yet)", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
 
@@ -183,7 +292,12 @@ int cmd_stat(int argc, char **argv)
 	if (first < 0)
 		return EXIT_USAGE;
 	char **cmd = first < argc ? &argv[first] : NULL;
+	int urc = unsupported_opts(&a);
+	if (urc >= 0)
+		return urc;
 	bool attach = a.pids || a.tids || a.all_cpus || a.cpus || a.cgroup;
+	if (a.for_each_cgroup && !a.cgroup)
+		a.cgroup = a.for_each_cgroup;	/* the list: one counter set each */
 
 	if (!cmd && !attach) {
 		cli_error("no command to run; give one (perfev stat -- CMD) or a target "
@@ -206,6 +320,39 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (a.timeout_ms < 0 || a.interval_count < 0) {
 		cli_error("--timeout and --interval-count take a positive number");
+		return EXIT_USAGE;
+	}
+	if (a.delay_ms < -1) {
+		cli_error("'-D %d' is not a delay; give msecs, or -1 to never enable", a.delay_ms);
+		return EXIT_USAGE;
+	}
+	if (a.output && a.log_fd >= 0) {
+		cli_error("-o and --log-fd both name where the counts go; use one");
+		return EXIT_USAGE;
+	}
+	if (a.log_fd >= 0 && fcntl(a.log_fd, F_GETFL) < 0) {
+		cli_error("'--log-fd %d' is not an open file descriptor; open it in the shell "
+			  "(e.g. %d>file)", a.log_fd, a.log_fd);
+		return EXIT_USAGE;
+	}
+	if (a.log_fd < -1) {
+		cli_error("'--log-fd %d' is not a file descriptor", a.log_fd);
+		return EXIT_USAGE;
+	}
+	if (a.all_user && a.all_kernel) {
+		cli_error("--all-user and --all-kernel exclude each other; choose one");
+		return EXIT_USAGE;
+	}
+	if (a.null_run && (a.nspecs || a.detailed)) {
+		cli_error("-n counts nothing, so -e and -d have no effect; drop one");
+		return EXIT_USAGE;
+	}
+	if (a.for_each_cgroup && a.cgroup) {
+		cli_error("--for-each-cgroup and -G both choose cgroups; use one");
+		return EXIT_USAGE;
+	}
+	if (a.for_each_cgroup && !a.all_cpus && !a.cpus) {
+		cli_error("--for-each-cgroup counts system-wide in each cgroup; add -a");
 		return EXIT_USAGE;
 	}
 	if (a.sep && a.json) {
@@ -239,10 +386,11 @@ int cmd_stat(int argc, char **argv)
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
-	if (parse_events(&a, evl) < 0) {
+	if (!a.null_run && parse_events(&a, evl) < 0) {
 		pev_evlist_free(evl);
 		return EXIT_USAGE;
 	}
+	adjust_events(&a, evl);
 
 	struct stat_cfg cfg = {
 		.argv = cmd, .pids = a.pids, .tids = a.tids, .cpus = a.cpus, .cgroup = a.cgroup,
@@ -250,6 +398,10 @@ int cmd_stat(int argc, char **argv)
 		.repeat = a.repeat, .interval_ms = a.interval_ms,
 		.interval_count = a.interval_count, .timeout_ms = a.timeout_ms,
 		.evl = evl,
+		.delay_ms = a.delay_ms, .null_run = a.null_run, .sync = a.sync,
+		.pre = a.pre, .post = a.post, .table = a.table, .summary = a.summary,
+		.csv_summary = !a.no_csv_summary, .interval_clear = a.interval_clear,
+		.each_cgroup = a.for_each_cgroup != NULL,
 		.out = {
 			.f = stderr,	/* as perf: never mixed with the workload's stdout */
 			.kind = a.json ? STAT_OUT_JSON : a.sep ? STAT_OUT_CSV : STAT_OUT_STD,
@@ -260,6 +412,7 @@ int cmd_stat(int argc, char **argv)
 			.noise = a.repeat > 1,
 			.cgroup = a.cgroup != NULL,
 			.unit_width = 4,
+			.metric_only = a.metric_only,
 		},
 	};
 	cfg.out.big_num = cfg.out.kind == STAT_OUT_STD && a.big_num && locale_groups();
@@ -267,8 +420,21 @@ int cmd_stat(int argc, char **argv)
 	cfg.target_desc = desc ? desc : "''";
 
 	FILE *of = NULL;
-	if (a.output) {
-		of = fopen(a.output, "we");
+	if (a.log_fd >= 0) {
+		of = fdopen(a.log_fd, a.append ? "a" : "w");
+		if (!of) {
+			cli_error("cannot write to fd %d: %s", a.log_fd, strerror(errno));
+			free(desc);
+			pev_evlist_free(evl);
+			return EXIT_ERROR;
+		}
+		cfg.out.f = of;
+	} else if (a.quiet) {
+		of = fopen("/dev/null", "we");
+		if (of)
+			cfg.out.f = of;
+	} else if (a.output) {
+		of = fopen(a.output, a.append ? "ae" : "we");
 		if (!of) {
 			cli_error("cannot write '%s': %s", a.output, strerror(errno));
 			free(desc);
@@ -284,7 +450,7 @@ int cmd_stat(int argc, char **argv)
 	int rc = stat_run(&cfg, &signo);
 
 	if (of && fclose(of) != 0 && !rc) {
-		cli_error("cannot write '%s': %s", a.output, strerror(errno));
+		cli_error("cannot write '%s': %s", a.output ? a.output : "--log-fd", strerror(errno));
 		rc = EXIT_ERROR;
 	}
 	free(desc);

@@ -52,6 +52,8 @@ struct stat_out {
 	bool noise;		/* -r N > 1: the noise column */
 	bool cgroup;		/* -G: the cgroup column */
 	int unit_width;		/* widest unit, at least 4 */
+	bool metric_only;	/* --metric-only */
+	const char *ts_label;	/* not interval: CSV's first column ("summary") */
 };
 
 /* A derived metric: fmt is perf's ("%8.3f", "%7.2f%%", ...), unit NULL
@@ -107,8 +109,14 @@ struct stat_footer {
 	double elapsed_sd;	/* stddev of the mean, runs > 1 */
 	bool show_rusage;
 	double user, sys;	/* seconds */
+	bool null_run;		/* -n: no counter lines above */
+	const double *run_s;	/* --table: each run's elapsed seconds, runs of them */
 };
 void stat_human_footer(FILE *f, const struct stat_footer *ft);
+/* --table: perf's "# Table of individual measurements" (each run's time,
+ * its difference from the mean avg, a bar of '#') and the "# Final
+ * result:" heading, prec decimals. */
+void stat_human_run_table(FILE *f, const double *run_s, int runs, double avg, int prec);
 
 /* perf's "pcnt-running": 100 * run / ena in integer arithmetic (as perf
  * 6.1 computes it), 100 when run == ena. */

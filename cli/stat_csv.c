@@ -23,6 +23,8 @@ void stat_csv_line(const struct stat_out *o, const struct stat_line *l)
 	if (o->interval)
 		fprintf(f, "%6" PRIu64 ".%09" PRIu64 "%s", l->ts_ns / 1000000000u,
 			l->ts_ns % 1000000000u, s);
+	else if (o->ts_label)
+		fprintf(f, "%16s%s", o->ts_label, s);
 	if (o->aggr == STAT_AGGR_CPU)
 		fprintf(f, "CPU%d%s", l->cpu, s);
 	else if (o->aggr == STAT_AGGR_THREAD)

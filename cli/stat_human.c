@@ -3,6 +3,7 @@
  * padded to 32 (25 when it was not counted), a 35-wide metric, then the
  * noise and the running share. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stat.h"
@@ -148,9 +149,32 @@ void stat_human_interval_header(FILE *f, enum stat_aggr aggr)
 	}
 }
 
+void stat_human_run_table(FILE *f, const double *run_s, int runs, double avg, int prec)
+{
+	char tmp[64];
+	int indent = 0;
+
+	/* the headings line up with the first digit of the mean */
+	snprintf(tmp, sizeof(tmp), " %17.*f", prec, avg);
+	while (tmp[indent] == ' ')
+		indent++;
+	fprintf(f, "%*s# Table of individual measurements:\n", indent, "");
+	for (int i = 0; i < runs; i++) {
+		double r = run_s[i];
+		/* perf: one '#' plus one per 5% of deviation from the mean */
+		int n = 1 + abs((int)(100.0 * (r - avg) / r) / 5);
+		fprintf(f, " %17.*f (%+.*f) ", prec, r, prec, r - avg);
+		for (int h = 0; h < n; h++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%*s# Final result:\n", indent, "");
+}
+
 void stat_human_footer(FILE *f, const struct stat_footer *ft)
 {
-	fputc('\n', f);
+	if (!ft->null_run)	/* perf: no gap after an empty -n report */
+		fputc('\n', f);
 	if (ft->runs <= 1) {
 		fprintf(f, " %17.9f seconds time elapsed", ft->elapsed);
 		if (ft->show_rusage) {
@@ -161,6 +185,9 @@ void stat_human_footer(FILE *f, const struct stat_footer *ft)
 	} else {
 		int p = stat_elapsed_precision(ft->elapsed_sd);
 		double pct = stat_rel_stddev(ft->elapsed_sd, ft->elapsed);
+
+		if (ft->run_s)
+			stat_human_run_table(f, ft->run_s, ft->runs, ft->elapsed, p);
 
 		fprintf(f, " %17.*f +- %.*f seconds time elapsed", p, ft->elapsed, p, ft->elapsed_sd);
 		if (pct)

@@ -47,6 +47,7 @@ struct session {
 	bool *explained;
 	struct stat_welford *w;	/* -r, per event (global) */
 	struct stat_welford elapsed;
+	double *run_s;		/* --table: each run's elapsed seconds */
 	int runs_done;
 	/* the current run */
 	struct pev_target *target;
@@ -288,17 +289,32 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 	return 0;
 }
 
+/* One interval's lines (the counters already read). */
+static void interval_print(struct session *s, uint64_t now)
+{
+	const struct stat_cfg *c = s->cfg;
+	const struct stat_out *o = &c->out;
+
+	if (c->interval_clear) {
+		/* perf clears the terminal on stdout (puts) */
+		fputs("\033[H\033[2J\n", stdout);
+		fflush(stdout);
+	}
+	/* perf repeats the column heading every 25 intervals, and after
+	 * each clear (then in CSV too) */
+	if ((o->kind == STAT_OUT_STD && s->intervals % 25 == 0) ||
+	    (c->interval_clear && o->kind != STAT_OUT_JSON))
+		stat_human_interval_header(o->f, o->aggr);
+	if (s->ctr)
+		print_counts(s, PEV_VIEW_DELTA, now - s->last_tick, now - s->t0);
+	fflush(o->f);
+}
+
 static void interval_tick(struct session *s, uint64_t now)
 {
-	const struct stat_out *o = &s->cfg->out;
-
-	if (pev_counters_read(s->ctr) < 0)
+	if (s->ctr && pev_counters_read(s->ctr) < 0)
 		return;
-	/* perf repeats the column heading every 25 intervals */
-	if (o->kind == STAT_OUT_STD && s->intervals % 25 == 0)
-		stat_human_interval_header(o->f, o->aggr);
-	print_counts(s, PEV_VIEW_DELTA, now - s->last_tick, now - s->t0);
-	fflush(o->f);
+	interval_print(s, now);
 	s->last_tick = now;
 	s->intervals++;
 }
@@ -489,24 +505,14 @@ static int wait_run(struct session *s, int *code)
 	return 0;
 }
 
-/* One run: returns 0, or an exit code > 0 after reporting the error. */
-static int run_once(struct session *s, bool last, int *code)
+/* Open the counters of this run; the first run also learns what each
+ * event is.  Returns 0 or an exit status after reporting. */
+static int open_counters(struct session *s)
 {
 	struct stat_cfg *c = s->cfg;
-	bool counted_wl = !(c->pids || c->tids || c->cgroup || c->all_cpus || c->cpus);
-
-	if (c->argv) {
-		s->wl = pev_workload_new(c->argv, NULL);
-		if (!s->wl) {
-			cli_error("cannot start '%s': %s", c->argv[0], strerror(errno));
-			return EXIT_ERROR;
-		}
-	}
-	s->target = make_target(s);
-	if (!s->target)
-		return EXIT_ERROR;
 	struct pev_counter_opts co = { .size = sizeof(co), .target = s->target,
 				       .no_inherit = c->no_inherit };
+
 	s->ctr = pev_counters_new(&co);
 	int r = s->ctr ? pev_counters_add_evlist(s->ctr, c->evl) : -errno;
 	if (r < 0) {
@@ -517,31 +523,144 @@ static int run_once(struct session *s, bool last, int *code)
 	explain_failures(s, r <= 0);
 	if (r <= 0)
 		return EXIT_ERROR;
-	if (!s->kind) {		/* first run: what each event is */
-		s->nev = pev_counters_count(s->ctr);
-		s->kind = calloc(s->nev, sizeof(*s->kind));
-		s->dscale = calloc(s->nev, sizeof(*s->dscale));
-		s->frac = calloc(s->nev, sizeof(*s->frac));
-		s->w = calloc(s->nev, sizeof(*s->w));
-		if (!s->kind || !s->dscale || !s->frac || !s->w) {
-			cli_error("out of memory");
+	if (s->kind)
+		return 0;
+	s->nev = pev_counters_count(s->ctr);
+	s->kind = calloc(s->nev, sizeof(*s->kind));
+	s->dscale = calloc(s->nev, sizeof(*s->dscale));
+	s->frac = calloc(s->nev, sizeof(*s->frac));
+	s->w = calloc(s->nev, sizeof(*s->w));
+	if (!s->kind || !s->dscale || !s->frac || !s->w) {
+		cli_error("out of memory");
+		return EXIT_ERROR;
+	}
+	int uw = 4;
+	for (size_t ev = 0; ev < s->nev; ev++) {
+		const struct perf_event_attr *a = pev_counters_attr(s->ctr, ev);
+		double sc = pev_counters_scale(s->ctr, ev);
+		s->kind[ev] = a ? stat_ev_classify(a->type, a->config) : STAT_EV_OTHER;
+		/* The clocks count ns and print msec, as perf. */
+		if (s->kind[ev] == STAT_EV_CLOCK && sc == 1.0)
+			sc = 1e-6;
+		s->dscale[ev] = sc > 0 ? sc : 1.0;
+		s->frac[ev] = s->dscale[ev] != (double)(long long)s->dscale[ev];
+		int ul = (int)strlen(pev_counters_unit(s->ctr, ev));
+		uw = ul > uw ? ul : uw;
+	}
+	c->out.unit_width = uw;
+	return 0;
+}
+
+/* --pre / --post: perf runs them with system(); a failing one ends
+ * perfev with an error (perf 6.1 goes on and prints empty counts). */
+static int run_hook(const char *what, const char *cmd)
+{
+	fflush(stdout);
+	fflush(stderr);
+	int st = system(cmd);
+	if (st == 0)
+		return 0;
+	if (st < 0)
+		cli_error("cannot run the %s command '%s': %s", what, cmd, strerror(errno));
+	else
+		cli_error("the %s command '%s' failed (status %d); fix it or drop %s", what, cmd,
+			  pev_wait_status_code(st), what);
+	return EXIT_ERROR;
+}
+
+static void print_footer(struct session *s, bool counted_wl)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	struct stat_footer ft = {
+		.runs = s->runs_done,
+		.elapsed = s->elapsed.mean,
+		.elapsed_sd = stat_welford_stddev_mean(&s->elapsed),
+		.show_rusage = counted_wl,
+		.user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+		.sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6,
+		.run_s = s->cfg->table ? s->run_s : NULL,
+		.null_run = s->cfg->null_run,
+	};
+	stat_human_footer(s->cfg->out.f, &ft);
+}
+
+/* -I --summary: the whole run's counts after the intervals, as perf:
+ * the usual report in human output, "summary" rows in CSV. */
+static void print_summary(struct session *s, uint64_t elapsed_ns, bool counted_wl)
+{
+	struct stat_cfg *c = s->cfg;
+	struct stat_out saved = c->out;
+
+	c->out.interval = false;
+	if (c->out.kind == STAT_OUT_CSV && c->csv_summary)
+		c->out.ts_label = "summary";
+	s->runs_done = 1;
+	s->elapsed = (struct stat_welford){ 0 };
+	stat_welford_add(&s->elapsed, (double)elapsed_ns / 1e9);
+	if (c->out.kind == STAT_OUT_STD)
+		stat_human_header(c->out.f, c->target_desc, 1);
+	if (s->ctr)
+		print_counts(s, PEV_VIEW_TOTAL, elapsed_ns, 0);
+	if (c->out.kind == STAT_OUT_STD)
+		print_footer(s, counted_wl);
+	c->out = saved;
+}
+
+/* -D: counting starts msecs after the workload (or the attach); -1 never
+ * starts it.  perf says so on stderr. */
+static int delayed_enable(struct session *s)
+{
+	struct stat_cfg *c = s->cfg;
+
+	fputs("Events disabled\n", stderr);
+	if (c->delay_ms < 0)
+		return 0;
+	struct timespec ts = { c->delay_ms / 1000, (long)(c->delay_ms % 1000) * 1000000 };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !got_sigint)
+		;
+	int r = s->ctr ? pev_counters_enable(s->ctr) : 0;
+	if (r < 0) {
+		cli_error("cannot enable the counters: %s", strerror(-r));
+		return EXIT_ERROR;
+	}
+	fputs("Events enabled\n", stderr);
+	return 0;
+}
+
+/* One run: returns 0, or an exit code > 0 after reporting the error. */
+static int run_once(struct session *s, bool last, int *code)
+{
+	struct stat_cfg *c = s->cfg;
+	bool counted_wl = !(c->pids || c->tids || c->cgroup || c->all_cpus || c->cpus);
+	/* Counting starts at exec unless -D (or an attach) enables it. */
+	bool manual = !counted_wl || c->delay_ms;
+	int r;
+
+	if (c->sync)
+		sync();
+	if (c->pre && (r = run_hook("--pre", c->pre)))
+		return r;
+	if (c->argv) {
+		s->wl = pev_workload_new(c->argv, NULL);
+		if (!s->wl) {
+			cli_error("cannot start '%s': %s", c->argv[0], strerror(errno));
 			return EXIT_ERROR;
 		}
-		int uw = 4;
-		for (size_t ev = 0; ev < s->nev; ev++) {
-			const struct perf_event_attr *a = pev_counters_attr(s->ctr, ev);
-			double sc = pev_counters_scale(s->ctr, ev);
-			s->kind[ev] = a ? stat_ev_classify(a->type, a->config) : STAT_EV_OTHER;
-			/* The clocks count ns and print msec, as perf. */
-			if (s->kind[ev] == STAT_EV_CLOCK && sc == 1.0)
-				sc = 1e-6;
-			s->dscale[ev] = sc > 0 ? sc : 1.0;
-			s->frac[ev] = s->dscale[ev] != (double)(long long)s->dscale[ev];
-			int ul = (int)strlen(pev_counters_unit(s->ctr, ev));
-			uw = ul > uw ? ul : uw;
-		}
-		c->out.unit_width = uw;
 	}
+	if (counted_wl && c->delay_ms) {
+		/* the child as a process target: no enable_on_exec */
+		pid_t pid = pev_workload_pid(s->wl);
+		s->target = pev_target_new_pids(&pid, 1);
+		if (!s->target)
+			cli_error("cannot attach to '%s': %s", c->argv[0], strerror(errno));
+	} else {
+		s->target = make_target(s);
+	}
+	if (!s->target)
+		return EXIT_ERROR;
+	if (!c->null_run && (r = open_counters(s)))
+		return r;
 	if (c->out.aggr == STAT_AGGR_THREAD) {
 		size_t n = pev_target_nr_threads(s->target);
 		s->comm = calloc(n + 1, sizeof(*s->comm));
@@ -551,7 +670,7 @@ static int run_once(struct session *s, bool last, int *code)
 
 	s->t0 = s->last_tick = now_ns();
 	s->intervals = 0;
-	if (!counted_wl && (r = pev_counters_enable(s->ctr)) < 0) {
+	if (manual && !c->delay_ms && s->ctr && (r = pev_counters_enable(s->ctr)) < 0) {
 		cli_error("cannot enable the counters: %s", strerror(-r));
 		return EXIT_ERROR;
 	}
@@ -560,28 +679,36 @@ static int run_once(struct session *s, bool last, int *code)
 			  strerror(-r));
 		return 127;
 	}
+	if (c->delay_ms) {
+		if ((r = delayed_enable(s)))
+			return r;
+		s->t0 = s->last_tick = now_ns();
+	}
 	r = wait_run(s, code);
 	uint64_t t1 = now_ns();
 	if (r < 0) {
 		cli_error("cannot wait for '%s': %s", c->argv[0], strerror(-r));
 		return EXIT_ERROR;
 	}
-	if (!counted_wl)
+	if (c->post && (r = run_hook("--post", c->post)))
+		return r;
+	if (manual && s->ctr)
 		pev_counters_disable(s->ctr);
-	if ((r = pev_counters_read(s->ctr)) < 0) {
+	if (s->ctr && (r = pev_counters_read(s->ctr)) < 0) {
 		cli_error("cannot read the counters: %s", strerror(-r));
 		return EXIT_ERROR;
 	}
 	if (c->interval_ms) {
 		/* the last, partial interval, as perf */
-		if (t1 > s->last_tick + 1000000u || s->intervals == 0) {
-			if (c->out.kind == STAT_OUT_STD && s->intervals % 25 == 0)
-				stat_human_interval_header(c->out.f, c->out.aggr);
-			print_counts(s, PEV_VIEW_DELTA, t1 - s->last_tick, t1 - s->t0);
-		}
+		if (t1 > s->last_tick + 1000000u || s->intervals == 0)
+			interval_print(s, t1);
+		if (c->summary)
+			print_summary(s, t1 - s->t0, counted_wl);
 		return 0;
 	}
 	stat_welford_add(&s->elapsed, (double)(t1 - s->t0) / 1e9);
+	if (s->run_s)
+		s->run_s[s->runs_done] = (double)(t1 - s->t0) / 1e9;
 	for (size_t ev = 0; ev < s->nev; ev++) {
 		struct cell cl;
 		fill_cell(s, ev, -1, -1, PEV_VIEW_TOTAL, &cl);
@@ -595,20 +722,10 @@ static int run_once(struct session *s, bool last, int *code)
 	const struct stat_out *o = &c->out;
 	if (o->kind == STAT_OUT_STD)
 		stat_human_header(o->f, c->target_desc, s->runs_done);
-	print_counts(s, PEV_VIEW_TOTAL, (uint64_t)(s->elapsed.mean * 1e9), 0);
-	if (o->kind == STAT_OUT_STD) {
-		struct rusage ru;
-		getrusage(RUSAGE_CHILDREN, &ru);
-		struct stat_footer ft = {
-			.runs = s->runs_done,
-			.elapsed = s->elapsed.mean,
-			.elapsed_sd = stat_welford_stddev_mean(&s->elapsed),
-			.show_rusage = counted_wl,
-			.user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
-			.sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6,
-		};
-		stat_human_footer(o->f, &ft);
-	}
+	if (s->ctr)
+		print_counts(s, PEV_VIEW_TOTAL, (uint64_t)(s->elapsed.mean * 1e9), 0);
+	if (o->kind == STAT_OUT_STD)
+		print_footer(s, counted_wl);
 	return 0;
 }
 
@@ -629,6 +746,12 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
+	if (cfg->table && cfg->repeat > 1 && !(s.run_s = calloc((size_t)cfg->repeat,
+								 sizeof(*s.run_s)))) {
+		cli_error("out of memory");
+		free(s.explained);
+		return EXIT_ERROR;
+	}
 	for (int run = 0; run < cfg->repeat; run++) {
 		bool last = run == cfg->repeat - 1 || got_sigint;
 		rc = run_once(&s, last, &code);
@@ -644,5 +767,6 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 	free(s.frac);
 	free(s.w);
 	free(s.explained);
+	free(s.run_s);
 	return rc ? rc : code;
 }

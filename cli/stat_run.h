@@ -18,6 +18,15 @@ struct stat_cfg {
 	int interval_ms;	/* -I, 0 for none */
 	int interval_count;	/* --interval-count, 0 for no limit */
 	int timeout_ms;		/* --timeout, 0 for none */
+	int delay_ms;		/* -D: 0 none, -1 never enable */
+	bool null_run;		/* -n: no counters */
+	bool sync;		/* -S */
+	const char *pre, *post;	/* --pre, --post: sh -c around each run */
+	bool table;		/* --table (with -r) */
+	bool summary;		/* --summary (with -I) */
+	bool csv_summary;	/* the "summary" column (not --no-csv-summary) */
+	bool interval_clear;	/* --interval-clear */
+	bool each_cgroup;	/* --for-each-cgroup: cgroup is a list */
 	const char *target_desc;/* for the header */
 	struct stat_out out;
 	struct pev_evlist *evl;
