@@ -52,7 +52,6 @@ struct stat_out {
 	bool noise;		/* -r N > 1: the noise column */
 	bool cgroup;		/* -G: the cgroup column */
 	int unit_width;		/* widest unit, at least 4 */
-	bool metric_only;	/* --metric-only */
 	const char *ts_label;	/* not interval: CSV's first column ("summary") */
 };
 

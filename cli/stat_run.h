@@ -26,7 +26,6 @@ struct stat_cfg {
 	bool summary;		/* --summary (with -I) */
 	bool csv_summary;	/* the "summary" column (not --no-csv-summary) */
 	bool interval_clear;	/* --interval-clear */
-	bool each_cgroup;	/* --for-each-cgroup: cgroup is a list */
 	const char *target_desc;/* for the header */
 	struct stat_out out;
 	struct pev_evlist *evl;

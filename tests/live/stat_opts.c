@@ -3,7 +3,8 @@
  * counted, exactly), -n, -g, --all-user/--all-kernel, --quiet, --table,
  * --summary/--no-csv-summary, --interval-clear, --pre/--post, --append,
  * --log-fd, -S, and the clear errors for -M, -T, --topdown, --smi-cost,
- * --iostat, --cputype, --control. */
+ * --iostat, --cputype, --control, and for what perfev lacks yet
+ * (--metric-only, several --for-each-cgroup names). */
 #include "stat_util.h"
 
 static char loop[512];
@@ -251,6 +252,8 @@ int main(void)
 		{ "--iostat", NULL, 2, "iio uncore" },
 		{ "--cputype", "core", 2, "hybrid CPU" },
 		{ "--control", "fd:5", 2, "not supported by perfev yet" },
+		{ "--metric-only", NULL, 2, "not supported by perfev yet" },
+		{ "--for-each-cgroup", "a,b", 2, "more than one cgroup is not supported" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		if (bad[i].b)
