@@ -44,6 +44,46 @@ static pid_t child_of(pid_t pid)
 	return (pid_t)c;
 }
 
+/* CPU time (ms) the task has used so far, from /proc/PID/stat. */
+static long cpu_ms(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long ut = 0, stime = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');	/* comm may hold spaces */
+
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+			 &ut, &stime) != 2)
+		return -1;
+	return (long)((ut + stime) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
+}
+
+/* Waits until the workload under perfev `pid` has run `ms` of CPU time
+ * (so the sample count does not depend on how loaded the machine is);
+ * returns the workload's pid, or 0 after 20 s. */
+static pid_t wait_cpu(pid_t pid, long ms)
+{
+	pid_t c = 0;
+
+	for (int k = 0; k < 2000; k++) {
+		if (!c)
+			c = child_of(pid);
+		if (c && cpu_ms(c) >= ms)
+			return c;
+		sleep_ms(10);
+	}
+	return 0;
+}
+
 /* perf report reads the file without a warning or an error. */
 static void perf_reads(const char *out)
 {
@@ -81,7 +121,7 @@ int main(void)
 	for (int i = 0; i < 2; i++) {
 		pid_t pid = start(out, "5000");
 
-		sleep_ms(400);
+		CHECK(wait_cpu(pid, 300) > 0);
 		CHECK_OK(kill(pid, sigs[i]));
 		CHECK_EQ_INT(waitpid(pid, &st, 0), pid);
 		CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == sigs[i], "status %#x", st);
@@ -89,14 +129,9 @@ int main(void)
 	}
 
 	/* The workload killed: its status (128 + 9) passes through. */
-	pid_t pid = start(out, "5000"), c = 0;
+	pid_t pid = start(out, "5000"), c = wait_cpu(pid, 300);
 
-	for (int k = 0; k < 100 && !c; k++) {
-		sleep_ms(10);
-		c = child_of(pid);
-	}
 	CHECK(c > 0);
-	sleep_ms(400);
 	CHECK_OK(kill(c, SIGKILL));
 	CHECK_EQ_INT(waitpid(pid, &st, 0), pid);
 	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 137, "status %#x", st);
