@@ -4,7 +4,9 @@
  *
  *   record_work [-m MSECS] [-t THREADS] [-x STATUS] [-S] [-s]
  *
- * -m: spin this long (default 200 ms) in each thread; -t: that many
+ * -m: spin this long (default 200 ms) in each thread, counted in the
+ * thread's CPU time so that the number of cpu-clock samples does not
+ * depend on how loaded the machine is (with -s: wall time); -t: that many
  * threads (default 1); -x: exit with STATUS; -S: die of SIGSEGV at the
  * end; -s: sleep in 1 ms steps instead of spinning (context switches). */
 #pragma GCC optimize("no-omit-frame-pointer", "no-optimize-sibling-calls")
@@ -21,7 +23,7 @@ static double now_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(sleepy ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
