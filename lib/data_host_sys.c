@@ -84,8 +84,8 @@ static DIR *open_dir(int root, const char *path)
 	return d;
 }
 
-/* "<prefix><digits>" exactly: the number, or -1. */
-static long name_index(const char *name, const char *prefix)
+/* "<prefix><digits>" exactly: the number (below UINT32_MAX), or -1. */
+static int64_t name_index(const char *name, const char *prefix)
 {
 	size_t n = strlen(prefix);
 	char *end;
@@ -95,9 +95,9 @@ static long name_index(const char *name, const char *prefix)
 	errno = 0;
 	unsigned long v = strtoul(name + n, &end, 10);
 
-	if (*end || errno || v > UINT32_MAX)
+	if (*end || errno || v >= UINT32_MAX)
 		return -1;
-	return (long)v;
+	return (int64_t)v;
 }
 
 /* ---- CACHE */
@@ -127,7 +127,7 @@ static uint32_t max_cpu(int root)
 	DIR *d = open_dir(root, "devices/system/cpu");
 
 	for (struct dirent *e; d && (e = readdir(d)); ) {
-		long cpu = name_index(e->d_name, "cpu");
+		int64_t cpu = name_index(e->d_name, "cpu");
 
 		if (cpu >= 0 && (uint32_t)cpu + 1 > max)
 			max = (uint32_t)cpu + 1;
@@ -258,7 +258,7 @@ static int read_mem_node(int root, uint32_t id, struct pev_data_mem_node *m)
 	if (!d)
 		return -errno;
 	for (struct dirent *e; (e = readdir(d)); ) {
-		long b = name_index(e->d_name, "memory");
+		int64_t b = name_index(e->d_name, "memory");
 
 		if (b >= 0 && (uint64_t)b > max)
 			max = (uint64_t)b;
@@ -272,7 +272,7 @@ static int read_mem_node(int root, uint32_t id, struct pev_data_mem_node *m)
 	}
 	rewinddir(d);
 	for (struct dirent *e; (e = readdir(d)); ) {
-		long b = name_index(e->d_name, "memory");
+		int64_t b = name_index(e->d_name, "memory");
 
 		if (b >= 0)
 			m->bitmap[b / 64] |= 1ULL << (b % 64);
@@ -298,7 +298,7 @@ static int host_mem_topology(int root, struct pev_data_features *t)
 		return 0;
 	t->mem_block_size = strtoull(buf, NULL, 16);
 	for (struct dirent *e; r == 0 && (e = readdir(d)); ) {
-		long id = name_index(e->d_name, "node");
+		int64_t id = name_index(e->d_name, "node");
 
 		if (id < 0)
 			continue;
