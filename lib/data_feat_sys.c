@@ -66,6 +66,36 @@ void pev__feat_sys_release(struct pev_data_features *f)
 	free(f->auxtrace_index);
 }
 
+void pev__feat_sys_clear(struct pev_data_features *f, unsigned feat)
+{
+	switch (feat) {
+	case PEV_FEAT_CACHE:
+		free_caches(f->caches, f->nr_caches);
+		f->caches = NULL;
+		f->nr_caches = 0;
+		break;
+	case PEV_FEAT_MEM_TOPOLOGY:
+		free_mem_nodes(f->mem_nodes, f->nr_mem_nodes);
+		f->mem_nodes = NULL;
+		f->nr_mem_nodes = 0;
+		f->mem_block_size = 0;
+		break;
+	case PEV_FEAT_CPU_PMU_CAPS:
+		free_caps(f->cpu_pmu_caps, f->nr_cpu_pmu_caps);
+		f->cpu_pmu_caps = NULL;
+		f->nr_cpu_pmu_caps = 0;
+		break;
+	case PEV_FEAT_PMU_CAPS:
+		free_pmu_caps(f->pmu_caps, f->nr_pmu_caps);
+		f->pmu_caps = NULL;
+		f->nr_pmu_caps = 0;
+		break;
+	default:
+		return;
+	}
+	pev_data_features_set(f, feat, false);
+}
+
 /* ---- encoding */
 
 /* Bitmap words for `bits` bits, without overflowing near UINT64_MAX. */

@@ -365,6 +365,9 @@ PEV_EXPORT int pev_data_features_from_host(struct pev_data_features *f)
 		r = host_numa(f);
 	if (!r)
 		r = host_pmus(f);
+	/* Without /sys there is nothing more to read, which is no error. */
+	if (!r && (r = pev_data_features_from_sysfs(f, NULL)) != -ENOMEM)
+		r = 0;
 	return r;
 }
 

@@ -63,6 +63,9 @@ int pev__feat_sys_encode(const struct pev_data_features *f, unsigned feat,
 int pev__feat_sys_parse(struct pev_data_features *f, unsigned feat,
 			struct ibuf *c);
 void pev__feat_sys_release(struct pev_data_features *f);
+/* Frees the fields of one of CACHE, MEM_TOPOLOGY, CPU_PMU_CAPS, PMU_CAPS,
+ * zeroes them and clears the feature's bit; other ids: nothing. */
+void pev__feat_sys_clear(struct pev_data_features *f, unsigned feat);
 char *pev__strndup0(const char *s, size_t max);
 
 

@@ -160,9 +160,29 @@ PEV_EXPORT void pev_data_features_release(struct pev_data_features *f);
 /* Fills what perf record takes from the running system: HOSTNAME,
  * OSRELEASE, ARCH (uname), VERSION ("perfev <version>"), NRCPUS, CPUDESC,
  * CPUID (x86: "Vendor,family,model,stepping"), TOTAL_MEM, CPU_TOPOLOGY,
- * NUMA_TOPOLOGY, PMU_MAPPINGS.  Features that cannot be read here are left
- * out.  Frees nothing: call on a zeroed struct.  0 or -ENOMEM. */
+ * NUMA_TOPOLOGY, PMU_MAPPINGS, and from /sys what
+ * pev_data_features_from_sysfs() reads.  Features that cannot be read here
+ * are left out.  Call on a zeroed struct.  0 or -ENOMEM. */
 PEV_EXPORT int pev_data_features_from_host(struct pev_data_features *f);
+/* Fills the features perf 6.1 record reads from sysfs alone, from the tree
+ * at sysfs_root (NULL = "/sys"; tests point it at a constructed tree), as
+ * perf gathers them:
+ *  - CACHE: the distinct cpuN/cache/index0..3 of every possible CPU,
+ *    ordered by level (CPU, then index order within a level); present
+ *    with no entries when no CPU has a cache directory; left out when an
+ *    attribute of an existing index directory cannot be read;
+ *  - MEM_TOPOLOGY: memory/block_size_bytes and, per node, the bitmap of
+ *    its memoryN links, nodes by id; left out when any of it cannot be
+ *    read;
+ *  - CPU_PMU_CAPS: the caps/ files of the "cpu" PMU, present (maybe with
+ *    no caps) when that PMU exists;
+ *  - PMU_CAPS: every other PMU with caps, hybrid core PMUs first, then in
+ *    directory order; always present, maybe with no entries.
+ * A cap's value is the first line of its file.  Features it fills replace
+ * what f held for them.  0; -ENOMEM (f unchanged); -errno when sysfs_root
+ * cannot be opened (nothing filled). */
+PEV_EXPORT int pev_data_features_from_sysfs(struct pev_data_features *f,
+					    const char *sysfs_root);
 /* Sets CMDLINE (copies argv[0..argc)); 0 or -ENOMEM. */
 PEV_EXPORT int pev_data_features_set_cmdline(struct pev_data_features *f,
 					     int argc, const char *const *argv);

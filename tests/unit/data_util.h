@@ -94,6 +94,23 @@ static inline void du_fill_sys_features(struct pev_data_features *f)
 		c[3] = { { 1, 64, 64, 12, "Data", "48K", "0" },
 			 { 2, 64, 1024, 16, "Unified", "1024K", "0-1" },
 			 { 3, 128, 32768, 16, "Unified", "32768K", "0-63" } };
+	/* pev_data_features_from_host() may have filled some of these
+	 * already: hand what f holds for them to a struct that frees it. */
+	struct pev_data_features old = { 0 };
+
+	old.caches = f->caches;
+	old.nr_caches = f->nr_caches;
+	old.mem_nodes = f->mem_nodes;
+	old.nr_mem_nodes = f->nr_mem_nodes;
+	old.cpu_pmu_caps = f->cpu_pmu_caps;
+	old.nr_cpu_pmu_caps = f->nr_cpu_pmu_caps;
+	old.pmu_caps = f->pmu_caps;
+	old.nr_pmu_caps = f->nr_pmu_caps;
+	old.hybrid_nodes = f->hybrid_nodes;
+	old.nr_hybrid_nodes = f->nr_hybrid_nodes;
+	old.auxtrace_index = f->auxtrace_index;
+	old.nr_auxtrace_index = f->nr_auxtrace_index;
+	pev_data_features_release(&old);
 
 	f->caches = calloc(3, sizeof(*f->caches));
 	for (int i = 0; i < 3; i++) {
