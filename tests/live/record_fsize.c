@@ -1,7 +1,9 @@
 /* The file system refuses more (RLIMIT_FSIZE of 64 KiB): perfev says so,
  * exits 1, and the file keeps every complete round: the header's data
  * size ends at a round, so our reader and perf report read it without
- * recovery or warnings. */
+ * recovery or warnings.  The feature sections follow the data (the cut
+ * gives back room for them, or one more round is given up), so perf
+ * report --header-only shows the host and the command line. */
 #include <sys/resource.h>
 #include "record_util.h"
 
@@ -37,12 +39,30 @@ int main(void)
 	CHECK_MSG(strstr(msg, "perfev: error: cannot write '") &&
 		  strstr(msg, "File too large") && strstr(msg, "last complete round"),
 		  "stderr: %s", msg);
+	CHECK_MSG(strstr(msg, "header features") && !strstr(msg, "without its header"),
+		  "stderr: %s", msg);
 	CHECK_OK(stat(out, &sb));
 	CHECK(sb.st_size <= 65536 && sb.st_size > 4096);
 	struct rt_stats s = rt_read(out);
 
 	CHECK_MSG(s.ok && !s.recovered, "read: %s", s.err);
 	CHECK(s.samples > 20 && s.rounds >= 1);
+	CHECK_EQ_INT(rt_summary_samples(msg), (long long)s.samples);
+
+	struct pev_data *d = pev_data_open(out, NULL, NULL, 0);
+
+	CHECK(d != NULL);
+	if (d) {
+		const struct pev_data_features *feat = pev_data_features(d);
+
+		CHECK(pev_data_features_has(feat, PEV_FEAT_HOSTNAME));
+		CHECK(pev_data_features_has(feat, PEV_FEAT_CMDLINE));
+		CHECK(pev_data_features_has(feat, PEV_FEAT_EVENT_DESC));
+		CHECK_EQ_U64(feat->nr_event_desc, 1);
+		CHECK(feat->nr_cmdline > 2 && !strcmp(feat->cmdline[1], "record"));
+		CHECK(s.nr_build_ids >= 1 && s.work_build_id);
+		pev_data_close(d);
+	}
 	if (!access("/usr/bin/perf", X_OK)) {
 		char cmd[1024];
 		struct t_run r;
@@ -55,6 +75,13 @@ int main(void)
 
 		snprintf(want, sizeof(want), "# Samples: %llu ", (unsigned long long)s.samples);
 		CHECK_MSG(strstr(r.out, want) != NULL, "perf report: no '%s'", want);
+		t_run_free(&r);
+
+		snprintf(cmd, sizeof(cmd), "/usr/bin/perf report --header-only -i %s", out);
+		CHECK_OK(t_run_argv((char *const[]){ "sh", "-c", cmd, NULL }, NULL, &r));
+		CHECK_MSG(r.exit_code == 0 && strstr(r.out, "\n# hostname : ") &&
+			  strstr(r.out, "\n# cmdline : ") && strstr(r.out, "record_work"),
+			  "perf report --header-only: %d: %s%s", r.exit_code, r.out, r.err);
 		t_run_free(&r);
 	}
 	unlink(out);
