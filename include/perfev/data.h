@@ -280,15 +280,18 @@ PEV_EXPORT int pev_data_writer_finish(struct pev_data_writer *w);
  * fit (perf needs it to read them).  The caller may call again with a
  * smaller data_size (an earlier round) to make room for them: one at
  * least pev_data_writer_features_size() bytes smaller frees enough.
- * -EINVAL: not started, finished already, or data_size past the data
- * written.  -ESPIPE: pipe mode (a stream cannot be cut back).
- * -errno: the header could not be rewritten; the file is as before. */
+ * -EINVAL: not started, complete already (a finish or finish_at that
+ * returned 0), or data_size past the data written (or past the size an
+ * earlier call cut to).  -ESPIPE: pipe mode (a stream cannot be cut
+ * back).  -errno: a header could not be written; the file keeps one that
+ * readers accept: the one before (after a failed recording, data.size 0,
+ * which they recover) or data_size with no features. */
 PEV_EXPORT int pev_data_writer_finish_at(struct pev_data_writer *w,
 					 uint64_t data_size);
 /* The bytes the feature index and payloads will take in the file (they
  * are encoded to measure them, with EVENT_DESC, COMPRESSED and
  * SAMPLE_TIME as finishing now would write them).  File mode; 0,
- * -EINVAL (not started, or finished), -ESPIPE (pipe mode), -ENOMEM. */
+ * -EINVAL (not started, or complete), -ESPIPE (pipe mode), -ENOMEM. */
 PEV_EXPORT int pev_data_writer_features_size(struct pev_data_writer *w,
 					     uint64_t *size);
 /* Bytes of data section written so far (compressed bytes with -z), and
