@@ -230,22 +230,34 @@ static int open_output(struct rec *r)
 
 static int write_error(struct rec *r, int err)
 {
-	double mb = (double)r->round_end / 1024.0 / 1024.0;
-
 	if (r->pipe) {
 		cli_error("cannot write the perf.data stream to stdout: %s; "
 			  "check the reader of the pipe", strerror(-err));
 		return 0;
 	}
 	int e = rec_recover_truncated(r);
+	double mb = (double)pev_data_writer_data_size(r->w) / 1024.0 / 1024.0;
+	char what[128];
 
+	if (r->rounds_given_up)
+		snprintf(what, sizeof(what), "the file was cut back %u round%s before "
+			 "the last complete round", r->rounds_given_up,
+			 r->rounds_given_up > 1 ? "s" : "");
+	else
+		snprintf(what, sizeof(what), "%s", r->data_complete ?
+			 "the file holds every record" :
+			 "the file was cut back to the last complete round");
 	if (e < 0)
 		cli_error("cannot write '%s': %s; the file could not be repaired (%s) "
 			  "and is incomplete", r->path, strerror(-err), strerror(-e));
 	else
-		cli_error("cannot write '%s': %s; the file holds the data up to the last "
-			  "complete round (%.3f MB); free disk space or raise the file "
-			  "size limit (ulimit -f)", r->path, strerror(-err), mb);
+		cli_error("cannot write '%s': %s; %s (%.3f MB), %s; free disk space "
+			  "or raise the file size limit (ulimit -f)", r->path,
+			  strerror(-err), what, mb,
+			  e == PEV_DATA_FEATURES_DROPPED ?
+			  "without its header features (no room for them)" :
+			  r->rounds_given_up ? "to make room for its header features" :
+			  "with its header features");
 	return 0;
 }
 
@@ -337,7 +349,6 @@ static int start_output(struct rec *r)
 		r->write_err = (int)n;
 		return (int)n;
 	}
-	r->round_end = pev_data_writer_data_size(r->w);
 	return 0;
 }
 
@@ -480,8 +491,10 @@ int cmd_record(int argc, char **argv)
 		pev_data_writer_sample_time(r.w, r.first_time, r.last_time);
 	if (!e && !r.pipe && !o->no_buildid && rec_collect_build_ids(&r) < 0 && o->verbose)
 		cli_warn("cannot read '%s' back for build ids", r.path);
-	if (!e)
+	if (!e) {
 		e = pev_data_writer_finish(r.w);
+		r.data_complete = e != 0;	/* only the features failed */
+	}
 	if (e) {
 		write_error(&r, e);
 		rec_summary(&r);

@@ -14,6 +14,15 @@
 #include <perfev/synth.h>
 
 #define REC_MAX_SPECS 64
+/* Ends of rounds remembered as places to cut the file back to. */
+#define REC_ROUNDS_KEPT 64
+
+/* The state at the end of a complete round. */
+struct rec_round {
+	uint64_t size;			/* data section bytes */
+	uint64_t samples;
+	uint64_t first_time, last_time;	/* of those samples */
+};
 
 struct rec_opts {
 	const char *specs[REC_MAX_SPECS];
@@ -80,11 +89,12 @@ struct rec {
 
 	/* Counters for the summary. */
 	uint64_t wakeups, samples, lost, lost_records, bytes;
-	uint64_t round_end;	/* data bytes up to the last complete round */
-	uint64_t round_samples;	/* samples up to it */
 	uint64_t first_time, last_time;
+	struct rec_round rounds[REC_ROUNDS_KEPT];	/* the last ones, a ring */
+	uint64_t nrounds;	/* rounds completed */
+	unsigned rounds_given_up;	/* complete rounds cut to fit the features */
 	int write_err;		/* -errno of the failed write, else 0 */
-	bool recovered;		/* the file was cut back to round_end */
+	bool data_complete;	/* every record was written, only the end failed */
 };
 
 /* Signal state (record_loop.c). */
@@ -101,7 +111,7 @@ void rec_close(struct rec *r);
 /* record_loop.c */
 void rec_signals_install(void);
 int rec_run(struct rec *r);	/* 0, or -errno of a write failure */
-int rec_recover_truncated(struct rec *r);
+int rec_recover_truncated(struct rec *r);	/* pev_data_writer_finish_at's */
 int rec_write_lost_samples(struct rec *r);
 
 /* record_post.c */

@@ -136,10 +136,10 @@ static int drain_pass(struct rec *r)
 		r->write_err = err;
 		return err;
 	}
-	if (wrote) {
-		r->round_end = pev_data_writer_data_size(r->w);
-		r->round_samples = r->samples;
-	}
+	if (wrote)
+		r->rounds[r->nrounds++ % REC_ROUNDS_KEPT] = (struct rec_round){
+			pev_data_writer_round_size(r->w), r->samples,
+			r->first_time, r->last_time };
 	return 0;
 }
 
@@ -244,25 +244,57 @@ int rec_write_lost_samples(struct rec *r)
 	return 0;
 }
 
-/* The writer could not write everything: the header is rewritten to hold
- * exactly the data up to the last complete round (no features: they
- * would not fit either), and the partial tail is cut off, so perf and
- * perfev read the file without complaint. */
+/* Ends the file at `at` with SAMPLE_TIME for its samples. */
+static int cut_at(struct rec *r, const struct rec_round *at)
+{
+	pev_data_writer_set_sample_time(r->w, at->first_time, at->last_time);
+	int e = pev_data_writer_finish_at(r->w, at->size);
+
+	if (e >= 0)
+		r->samples = at->samples;
+	return e;
+}
+
+/* The writer could not write everything: the library ends the file at the
+ * last complete round (after every record, when only the end failed),
+ * with the feature sections when they fit in the room the cut gave back,
+ * so perf and perfev read it without complaint.  When they do not fit,
+ * the file is cut back once more, to the newest round that frees as many
+ * bytes as the features take: a file without EVENT_DESC, BUILD_ID,
+ * CMDLINE ... (or, compressed, without COMPRESSED, which perf needs) is
+ * worth less than that many bytes of samples.  Without such a round
+ * among the last REC_ROUNDS_KEPT, nothing more is given up.  Returns
+ * pev_data_writer_finish_at's result. */
 int rec_recover_truncated(struct rec *r)
 {
-	uint64_t h[13];
+	struct rec_round all = { pev_data_writer_data_size(r->w), r->samples,
+				 r->first_time, r->last_time };
+	static const struct rec_round none = { 0, 0, UINT64_MAX, 0 };
+	uint64_t kept = r->nrounds < REC_ROUNDS_KEPT ? r->nrounds : REC_ROUNDS_KEPT;
+	const struct rec_round *at = r->data_complete ? &all : kept ?
+		&r->rounds[(r->nrounds - 1) % REC_ROUNDS_KEPT] : &none;
+	uint64_t need;
+	int e;
 
 	if (r->pipe)
 		return 0;
-	if (pread(r->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return -EIO;
-	h[6] = r->round_end;			/* data.size */
-	memset(&h[9], 0, 4 * sizeof(uint64_t));	/* no features */
-	if (pwrite(r->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return -errno;
-	if (ftruncate(r->fd, (off_t)(h[5] + r->round_end)) < 0)
-		return -errno;
-	r->recovered = true;
-	r->samples = r->round_samples;
-	return 0;
+	/* BUILD_ID was not collected yet: from what the file holds, the
+	 * partial round included (an id more than needed is harmless). */
+	if (!r->data_complete && !r->o.no_buildid)
+		rec_collect_build_ids(r);
+	e = cut_at(r, at);
+	if (e != PEV_DATA_FEATURES_DROPPED ||
+	    pev_data_writer_features_size(r->w, &need) < 0 || need > at->size)
+		return e;
+	for (uint64_t k = 0; k < kept; k++) {
+		const struct rec_round *o = &r->rounds[(r->nrounds - 1 - k) %
+						       REC_ROUNDS_KEPT];
+
+		if (o->size <= at->size - need) {
+			r->data_complete = false;
+			r->rounds_given_up = (unsigned)k;
+			return cut_at(r, o);
+		}
+	}
+	return e;
 }

@@ -205,8 +205,8 @@ int rec_collect_build_ids(struct rec *r)
 void rec_summary(const struct rec *r)
 {
 	const char *name = r->pipe ? "(pipe)" : r->path;
-	double mb = (double)(r->pipe ? r->bytes : r->recovered ? r->round_end :
-			     pev_data_writer_data_size(r->w)) /
+	/* After a cut the writer reports the size that stayed. */
+	double mb = (double)(r->pipe ? r->bytes : pev_data_writer_data_size(r->w)) /
 		    1024.0 / 1024.0;
 
 	if (r->o.quiet)

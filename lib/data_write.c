@@ -18,12 +18,16 @@ struct pev_data_writer {
 	int fd;
 	struct pev_data_writer_opts opts;
 	bool started, finished;
+	bool complete;			/* finish or finish_at succeeded */
 	struct wattr *attrs;
 	size_t nattrs;
 	uint32_t attr_size;		/* attr bytes written per attr */
 	struct pev_data_features feat;
 	uint64_t attrs_offset, data_offset, data_size, raw_size;
 	uint64_t pos;			/* file mode: next write offset */
+	/* data_size and raw_size after the last FINISHED_ROUND: where
+	 * finish_at can cut back to. */
+	uint64_t round_size, round_raw;
 	uint64_t t_first, t_last;
 	ZSTD_CCtx *zctx;
 	unsigned char *zbuf;		/* COMPRESSED record being filled */
@@ -118,6 +122,15 @@ PEV_EXPORT void pev_data_writer_sample_time(struct pev_data_writer *w,
 		w->t_last = last;
 }
 
+PEV_EXPORT void pev_data_writer_set_sample_time(struct pev_data_writer *w,
+						uint64_t first, uint64_t last)
+{
+	w->t_first = first;
+	w->t_last = last;
+	if (first > last)	/* none: also forget what an earlier finish set */
+		pev_data_features_set(&w->feat, PEV_FEAT_SAMPLE_TIME, false);
+}
+
 PEV_EXPORT uint64_t pev_data_writer_data_size(const struct pev_data_writer *w)
 {
 	return w->data_size;
@@ -126,6 +139,11 @@ PEV_EXPORT uint64_t pev_data_writer_data_size(const struct pev_data_writer *w)
 PEV_EXPORT uint64_t pev_data_writer_raw_size(const struct pev_data_writer *w)
 {
 	return w->raw_size;
+}
+
+PEV_EXPORT uint64_t pev_data_writer_round_size(const struct pev_data_writer *w)
+{
+	return w->round_size;
 }
 
 /* ---- low-level output */
@@ -182,7 +200,8 @@ static uint64_t fix64(const struct pev_data_writer *w, uint64_t v)
 
 /* ---- start */
 
-static int write_header(struct pev_data_writer *w, bool final);
+static int write_header(struct pev_data_writer *w, bool final,
+			const uint64_t *feats);
 
 static uint32_t common_attr_size(const struct pev_data_writer *w)
 {
@@ -225,7 +244,7 @@ static int start_file(struct pev_data_writer *w)
 
 	free(b.p);
 	if (r == 0)	/* the placeholder header: data.size 0 */
-		r = write_header(w, false);
+		r = write_header(w, false, NULL);
 	return r;
 }
 
@@ -522,12 +541,21 @@ PEV_EXPORT int pev_data_writer_finished_round(struct pev_data_writer *w)
 		h.size = bswap_16(h.size);
 	}
 	/* Never compressed: the reader must see rounds between chunks. */
-	return data_out(w, &h, 8);
+	int r = data_out(w, &h, 8);
+
+	if (r == 0) {
+		w->round_size = w->data_size;
+		w->round_raw = w->raw_size;
+	}
+	return r;
 }
 
 /* ---- finish */
 
-static int write_header(struct pev_data_writer *w, bool final)
+/* final: data.size is the data written (else 0, which readers take as
+ * "unfinished"); feats: the feature bitmap (NULL: none). */
+static int write_header(struct pev_data_writer *w, bool final,
+			const uint64_t *feats)
 {
 	struct file_header h = {
 		.magic = PERF_MAGIC2, .size = FILE_HEADER_SIZE,
@@ -536,8 +564,8 @@ static int write_header(struct pev_data_writer *w, bool final)
 		.data = { w->data_offset, final ? w->data_size : 0 },
 	};
 
-	if (final)
-		memcpy(h.features, w->feat.present, sizeof(h.features));
+	if (feats)
+		memcpy(h.features, feats, sizeof(h.features));
 	if (w->opts.foreign_endian)
 		pev__feat_header_swap(&h);
 	return out_at(w, &h, sizeof(h), 0);
@@ -604,58 +632,113 @@ static void fill_compressed(struct pev_data_writer *w)
 	}
 }
 
-static int finish_file(struct pev_data_writer *w)
+/* Ends the file at `end`; pipes and character devices cannot be cut
+ * (EINVAL) and need not be. */
+static int cut_at(struct pev_data_writer *w, uint64_t end)
+{
+	if (ftruncate(w->fd, (off_t)end) < 0 && errno != EINVAL)
+		return -errno;
+	return 0;
+}
+
+static bool bit_set(const uint64_t *map, unsigned bit)
+{
+	return map[bit / 64] >> (bit % 64) & 1;
+}
+
+/* The encoded feature sections. */
+struct feat_set {
+	void *pl[PEV_FEAT_BITS];
+	size_t len[PEV_FEAT_BITS];
+	uint64_t bits[PEV_FEAT_BITS / 64];
+	size_t n;
+	uint64_t bytes;		/* index entries and payloads */
+};
+
+static void feat_set_release(struct feat_set *s)
+{
+	for (unsigned f = 0; f < PEV_FEAT_BITS; f++)
+		free(s->pl[f]);
+}
+
+/* Encodes the features (those also in `only`, when not NULL). */
+static int encode_features(struct pev_data_writer *w, const uint64_t *only,
+			   struct feat_set *s)
 {
 	int r = fill_auto_features(w);
-	struct file_section *idx;
-	size_t nidx = 0;
-	void *pl[PEV_FEAT_BITS] = { 0 };
-	size_t len[PEV_FEAT_BITS] = { 0 };
 
-	if (r < 0)
-		return r;
+	memset(s, 0, sizeof(*s));
 	for (unsigned f = 1; f < PEV_FEAT_BITS && r == 0; f++) {
-		if (!pev_data_features_has(&w->feat, f))
+		if (!pev_data_features_has(&w->feat, f) ||
+		    (only && !bit_set(only, f)))
 			continue;
 		r = pev_data_feature_encode(&w->feat, f, w->opts.foreign_endian,
-					    &pl[f], &len[f]);
+					    &s->pl[f], &s->len[f]);
 		if (r == -ENOENT) {	/* nothing to write: drop the bit */
 			pev_data_features_set(&w->feat, f, false);
 			r = 0;
 		} else if (r == 0) {
-			nidx++;
+			s->bits[f / 64] |= 1ULL << (f % 64);
+			s->n++;
+			s->bytes += sizeof(struct file_section) + s->len[f];
 		}
 	}
-	idx = calloc(nidx ? nidx : 1, sizeof(*idx));
-	if (!idx)
+	return r;
+}
+
+/* Writes the features (those also in `only`, when not NULL) after the
+ * data, then the final header. */
+static int finish_file(struct pev_data_writer *w, const uint64_t *only)
+{
+	struct feat_set s;
+	int r = encode_features(w, only, &s);
+	struct file_section *idx = calloc(s.n ? s.n : 1, sizeof(*idx));
+
+	if (!idx && r == 0)
 		r = -ENOMEM;
 	if (r == 0) {
-		uint64_t off = w->data_offset + w->data_size + nidx * sizeof(*idx);
+		uint64_t off = w->data_offset + w->data_size + s.n * sizeof(*idx);
 		size_t k = 0;
 
 		w->pos = w->data_offset + w->data_size;
 		for (unsigned f = 1; f < PEV_FEAT_BITS; f++) {
-			if (!pl[f])
+			if (!s.pl[f])
 				continue;
 			idx[k].offset = fix64(w, off);
-			idx[k].size = fix64(w, len[f]);
-			off += len[f];
+			idx[k].size = fix64(w, s.len[f]);
+			off += s.len[f];
 			k++;
 		}
-		r = out(w, idx, nidx * sizeof(*idx));
+		r = out(w, idx, s.n * sizeof(*idx));
 		for (unsigned f = 1; f < PEV_FEAT_BITS && r == 0; f++)
-			if (pl[f])
-				r = out(w, pl[f], len[f]);
+			if (s.pl[f])
+				r = out(w, s.pl[f], s.len[f]);
 	}
-	for (unsigned f = 0; f < PEV_FEAT_BITS; f++)
-		free(pl[f]);
+	feat_set_release(&s);
 	free(idx);
 	if (r == 0)
-		r = write_header(w, true);
+		r = write_header(w, true, s.bits);
 	/* A file that held more before (O_TRUNC forgotten) must not keep a
-	 * stale tail; pipes and character devices cannot be truncated. */
-	if (r == 0 && ftruncate(w->fd, (off_t)w->pos) < 0 && errno != EINVAL)
-		r = -errno;
+	 * stale tail. */
+	if (r == 0)
+		r = cut_at(w, w->pos);
+	return r;
+}
+
+PEV_EXPORT int pev_data_writer_features_size(struct pev_data_writer *w,
+					     uint64_t *size)
+{
+	struct feat_set s;
+	int r;
+
+	if (!w->started || w->complete)
+		return -EINVAL;
+	if (w->opts.pipe)
+		return -ESPIPE;
+	r = encode_features(w, NULL, &s);
+	feat_set_release(&s);
+	if (r == 0)
+		*size = s.bytes;
 	return r;
 }
 
@@ -666,5 +749,63 @@ PEV_EXPORT int pev_data_writer_finish(struct pev_data_writer *w)
 	if (w->err)
 		return w->err;
 	w->finished = true;
-	return w->opts.pipe ? 0 : finish_file(w);
+	int r = w->opts.pipe ? 0 : finish_file(w, NULL);
+
+	w->complete = r == 0;
+	return r;
+}
+
+PEV_EXPORT int pev_data_writer_finish_at(struct pev_data_writer *w,
+					 uint64_t data_size)
+{
+	if (!w->started || w->complete)
+		return -EINVAL;
+	if (w->opts.pipe)
+		return -ESPIPE;
+	if (data_size > w->data_size)
+		return -EINVAL;
+	/* Everything after data_size is given up: the sticky error of the
+	 * write that failed, and whatever the compressor still holds (its
+	 * stream is complete up to the flush that ends every write call). */
+	if (data_size == w->round_size)
+		w->raw_size = w->round_raw;
+	w->data_size = data_size;
+	w->err = 0;
+	w->finished = true;
+
+	uint64_t end = w->data_offset + data_size;
+	/* First a header that holds exactly the records that stay: from here
+	 * on the file is valid whatever fails (it fits: it only overwrites). */
+	int r = write_header(w, true, NULL);
+
+	if (r < 0)
+		return r;
+	/* Cutting gives back the blocks of the partial round, so the
+	 * features usually fit where it was.  Should the cut fail, the
+	 * features overwrite the tail and finish_file cuts at their end. */
+	cut_at(w, end);
+	if (finish_file(w, NULL) == 0) {
+		w->complete = true;
+		return 0;
+	}
+	/* Still no room (or no memory).  perf cannot expand COMPRESSED
+	 * records without the COMPRESSED feature: try it alone (36 bytes). */
+	if (pev_data_features_has(&w->feat, PEV_FEAT_COMPRESSED)) {
+		uint64_t only[PEV_FEAT_BITS / 64] = { 0 };
+
+		only[PEV_FEAT_COMPRESSED / 64] |= 1ULL << (PEV_FEAT_COMPRESSED % 64);
+		w->err = 0;
+		cut_at(w, end);
+		if (finish_file(w, only) == 0)
+			return PEV_DATA_FEATURES_DROPPED;
+	}
+	/* The records alone; the header first, so that it never points at
+	 * features the cut removes. */
+	w->err = 0;
+	w->pos = end;
+	r = write_header(w, true, NULL);
+	if (r < 0)
+		return r;
+	cut_at(w, end);	/* if it fails, the stale tail lies past data.size */
+	return PEV_DATA_FEATURES_DROPPED;
 }

@@ -269,14 +269,59 @@ PEV_EXPORT int pev_data_writer_finished_round(struct pev_data_writer *w);
 /* Widens SAMPLE_TIME to include [first, last]. */
 PEV_EXPORT void pev_data_writer_sample_time(struct pev_data_writer *w,
 					    uint64_t first, uint64_t last);
+/* Sets SAMPLE_TIME to exactly [first, last]; first > last: none. */
+PEV_EXPORT void pev_data_writer_set_sample_time(struct pev_data_writer *w,
+						uint64_t first, uint64_t last);
 /* Ends the output.  File mode: the feature index and payloads after the
  * data, then the header rewritten with the final sizes and the feature
  * bitmap.  Pipe mode: flushes.  0 or -errno. */
 PEV_EXPORT int pev_data_writer_finish(struct pev_data_writer *w);
+
+/* pev_data_writer_finish_at() kept the records but not the features. */
+#define PEV_DATA_FEATURES_DROPPED 1
+
+/* Ends a file whose writing went wrong (ENOSPC, EFBIG, ...) as if its
+ * data section ended at data_size bytes.  The header is first rewritten
+ * to hold exactly those records, so the file is valid from then on; the
+ * file is cut there, then the feature index and payloads and the final
+ * header follow as with pev_data_writer_finish() (cutting gives back the
+ * bytes of the partial tail, so they usually fit).  data_size must end a
+ * record, and with compression a write call: pev_data_writer_round_size()
+ * is such a place, as is any pev_data_writer_data_size() read between
+ * calls.  What was written or held back after it (compressor state, the
+ * sticky error) is dropped.  SAMPLE_TIME is what the writer was given:
+ * pev_data_writer_set_sample_time() sets it to the records that stay.
+ * COMPRESSED's ratio is exact only when cutting at round_size.
+ * Allowed after a failed pev_data_writer_finish().
+ * Returns 0: done, the writer takes nothing more.
+ * PEV_DATA_FEATURES_DROPPED: the features did not fit (or memory ran
+ * out); the file ends at data_size, its header holds data_size and no
+ * features, except COMPRESSED when the records are compressed and it
+ * fit (perf needs it to read them).  The caller may call again with a
+ * smaller data_size (an earlier round) to make room for them: one at
+ * least pev_data_writer_features_size() bytes smaller frees enough.
+ * -EINVAL: not started, complete already (a finish or finish_at that
+ * returned 0), or data_size past the data written (or past the size an
+ * earlier call cut to).  -ESPIPE: pipe mode (a stream cannot be cut
+ * back).  -errno: a header could not be written; the file keeps one that
+ * readers accept: the one before (after a failed recording, data.size 0,
+ * which they recover) or data_size with no features. */
+PEV_EXPORT int pev_data_writer_finish_at(struct pev_data_writer *w,
+					 uint64_t data_size);
+/* The bytes the feature index and payloads will take in the file (they
+ * are encoded to measure them, with EVENT_DESC, COMPRESSED and
+ * SAMPLE_TIME as finishing now would write them).  File mode; 0,
+ * -EINVAL (not started, or complete), -ESPIPE (pipe mode), -ENOMEM. */
+PEV_EXPORT int pev_data_writer_features_size(struct pev_data_writer *w,
+					     uint64_t *size);
 /* Bytes of data section written so far (compressed bytes with -z), and
  * bytes of records before compression. */
 PEV_EXPORT uint64_t pev_data_writer_data_size(const struct pev_data_writer *w);
 PEV_EXPORT uint64_t pev_data_writer_raw_size(const struct pev_data_writer *w);
+/* Data section bytes up to the end of the last successful
+ * pev_data_writer_finished_round() (0 before the first): where a file can
+ * be cut back to with every round before it complete. */
+PEV_EXPORT uint64_t pev_data_writer_round_size(const struct pev_data_writer *w);
 
 /* Encodes feature `feat` of f into a malloc'ed payload exactly as it
  * appears in a file section (native byte order, or foreign when `foreign`).
