@@ -333,6 +333,13 @@ static int start_output(struct rec *r)
 
 		n = m == -ESRCH ? 0 : m;	/* ended meanwhile */
 	}
+	if (n >= 0 && r->o.namespaces)
+		n = rec_synth_namespaces(r, &so);
+	if (n >= 0 && r->o.all_cgroups) {
+		n = rec_synth_cgroups(r, &so);
+		if (n == -ENODEV)	/* no cgroup file system: nothing to name */
+			n = 0;
+	}
 	if (n < 0 && n != -ENOENT && n != -EACCES) {
 		r->write_err = (int)n;
 		return (int)n;
@@ -604,7 +611,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	rec_summary(&r);
-	ret = wl_code >= 0 ? wl_code : EXIT_OK;
+	/* perf exits 0 after stopping at --max-size (it ended the workload). */
+	ret = wl_code >= 0 && !r.size_limited ? wl_code : EXIT_OK;
 	if (rec_signal) {
 		/* perf dies of the signal that stopped it, after the file is
 		 * complete. */

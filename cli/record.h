@@ -142,6 +142,11 @@ int rec_branch_parse(const char *arg, uint64_t *mode);
  * 0xff0fff); 0 on an architecture without a table. */
 uint64_t rec_regs_all_mask(void);
 
+/* record_synth.c: --namespaces and --all-cgroups side band of what
+ * exists already; the number of records, or -errno. */
+long rec_synth_namespaces(struct rec *r, const struct pev_synth_opts *so);
+long rec_synth_cgroups(struct rec *r, const struct pev_synth_opts *so);
+
 /* record_post.c */
 int rec_collect_build_ids(struct rec *r);
 void rec_summary(const struct rec *r);
