@@ -345,6 +345,13 @@ static int start_output(struct rec *r)
 
 		n = m == -ESRCH ? 0 : m;	/* ended meanwhile */
 	}
+	if (n >= 0 && r->o.namespaces)
+		n = rec_synth_namespaces(r, &so);
+	if (n >= 0 && r->o.all_cgroups) {
+		n = rec_synth_cgroups(r, &so);
+		if (n == -ENODEV)	/* no cgroup file system: nothing to name */
+			n = 0;
+	}
 	if (n < 0 && n != -ENOENT && n != -EACCES) {
 		r->write_err = (int)n;
 		return (int)n;
@@ -369,6 +376,90 @@ static int check_freq(struct rec *r)
 		r->o.freq = max;
 	}
 	return 0;
+}
+
+/* Options that exclude or need each other, as perf checks them. */
+static int check_combinations(const struct rec_opts *o)
+{
+	bool cpu = o->all_cpus || o->cpus;
+
+	if (o->cgroup && !cpu) {
+		cli_error("cgroup monitoring only available in system-wide mode; add -a or -C");
+		return -1;
+	}
+	if (o->per_thread && cpu) {
+		cli_error("'--per-thread' and '-a'/'-C' exclude each other; give one of them");
+		return -1;
+	}
+	if (o->uid_set && (o->pids || o->tids || cpu)) {
+		cli_error("'-u' and '-p'/'-t'/'-a'/'-C' exclude each other; give one of them");
+		return -1;
+	}
+	if (o->all_user && o->all_kernel) {
+		cli_error("'--all-user' and '--all-kernel' exclude each other; give one of them");
+		return -1;
+	}
+	if (o->overwrite && o->max_size) {
+		cli_error("'--overwrite' writes the rings at the end; '--max-size' cannot "
+			  "apply; give one of them");
+		return -1;
+	}
+	return 0;
+}
+
+/* Enables the leaders: the tracking event (tracking = true) or the
+ * others. */
+static void enable_events(struct rec *r, bool tracking)
+{
+	for (size_t i = 0; i < r->nev; i++) {
+		if (r->ev[i].leader != (int)i || (r->track_dummy && i == r->track) != tracking)
+			continue;
+		for (size_t s = 0; s < r->nthreads * r->ncpus; s++)
+			if (r->ev[i].fds[s] >= 0)
+				pev_ioc_enable(r->ev[i].fds[s], false);
+	}
+}
+
+/* -D: perf 6.1 sleeps the delay after starting the workload, then enables
+ * the events; -1 never does.  A signal or the workload's end cuts it
+ * short (the loop then sees them). */
+static void delay_start(struct rec *r)
+{
+	struct timespec end, now;
+	sigset_t open;
+
+	if (!r->o.quiet)
+		fprintf(stderr, "Events disabled\n");
+	if (r->o.delay_ms < 0)
+		return;
+	sigprocmask(SIG_BLOCK, NULL, &open);
+	sigdelset(&open, SIGINT);
+	sigdelset(&open, SIGTERM);
+	sigdelset(&open, SIGCHLD);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += r->o.delay_ms / 1000;
+	end.tv_nsec += (r->o.delay_ms % 1000) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while (!rec_signal && !(rec_child_exited && r->wl)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		struct timespec left = { end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec };
+
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		if (left.tv_sec < 0)
+			break;
+		ppoll(NULL, 0, &left, &open);
+	}
+	if (rec_signal || (rec_child_exited && r->wl))
+		return;
+	enable_events(r, false);
+	if (!r->o.quiet)
+		fprintf(stderr, "Events enabled\n");
 }
 
 /* Ends the workload if the recording stopped before it, and returns its
@@ -410,6 +501,33 @@ int cmd_record(int argc, char **argv)
 		{ OPT_BOOL, 'B', "no-buildid", &o->no_buildid, NULL, "do not collect build ids", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no summary", NULL, 0 },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more messages", NULL, 0 },
+		{ OPT_GROUP, 0, NULL, NULL, NULL, "Sample content", NULL, 0 },
+		{ OPT_BOOL, 'd', "data", &o->sample_addr, NULL, "record the sample (data) addresses", NULL, 0 },
+		{ OPT_BOOL, 0, "phys-data", &o->phys_data, NULL, "record the sample physical addresses", NULL, 0 },
+		{ OPT_BOOL, 0, "data-page-size", &o->data_page_size, NULL, "record the page size of the data addresses", NULL, 0 },
+		{ OPT_BOOL, 0, "code-page-size", &o->code_page_size, NULL, "record the page size of the code addresses", NULL, 0 },
+		{ OPT_BOOL, 'T', "timestamp", &o->sample_time, NULL, "record the sample timestamps", NULL, 0 },
+		{ OPT_BOOL, 0, "sample-cpu", &o->sample_cpu, NULL, "record the sample cpu", NULL, 0 },
+		{ OPT_BOOL, 'P', "period", &o->sample_period, NULL, "record the sample period", NULL, 0 },
+		{ OPT_BOOL, 'W', "weight", &o->weight, NULL, "sample by weight (on special events only)", NULL, 0 },
+		{ OPT_BOOL, 'R', "raw-samples", &o->raw, NULL, "record raw sample data (tracepoint fields)", NULL, 0 },
+		{ OPT_BOOL, 'n', "no-samples", &o->no_samples, NULL, "don't sample (side-band records only)", NULL, 0 },
+		{ OPT_BOOL, 's', "stat", &o->inherit_stat, NULL, "per thread counts (READ records at each exit)", NULL, 0 },
+		{ OPT_CALLBACK, 'I', "intr-regs", NULL, "regs", "sample machine registers on interrupt ('-I?' lists them)", rec_opt_intr_regs, OPT_OPTARG },
+		{ OPT_CALLBACK, 0, "user-regs", NULL, "regs", "sample user registers ('--user-regs=?' lists them)", rec_opt_user_regs, OPT_OPTARG },
+		{ OPT_CALLBACK, 'b', "branch-any", NULL, NULL, "sample any taken branches (branch stack)", rec_opt_branch_any, OPT_NOARG },
+		{ OPT_CALLBACK, 'j', "branch-filter", NULL, "mode,...", "branch stack filter: any,any_call,any_ret,ind_call,ind_jmp,call,cond,abort_tx,in_tx,no_tx,save_type,stack,priv,u,k,hv", rec_opt_branch_filter, 0 },
+		{ OPT_GROUP, 0, NULL, NULL, NULL, "Targets and control", NULL, 0 },
+		{ OPT_CALLBACK, 'D', "delay", NULL, "ms", "start the events ms after the workload starts (-1: never, start disabled)", rec_opt_delay, 0 },
+		{ OPT_BOOL, 0, "per-thread", &o->per_thread, NULL, "per-thread events and rings (no per-CPU ones, no inherit)", NULL, 0 },
+		{ OPT_CALLBACK, 'u', "uid", NULL, "user", "record every thread of the user's processes", rec_opt_uid, 0 },
+		{ OPT_STRING, 'G', "cgroup", &o->cgroup, "name", "record only in this cgroup (with -a or -C)", NULL, 0 },
+		{ OPT_BOOL, 0, "all-user", &o->all_user, NULL, "configure all used events to run in user space", NULL, 0 },
+		{ OPT_BOOL, 0, "all-kernel", &o->all_kernel, NULL, "configure all used events to run in kernel space", NULL, 0 },
+		{ OPT_BOOL, 0, "overwrite", &o->overwrite, NULL, "flight recorder: overwrite rings, written at the end", NULL, 0 },
+		{ OPT_CALLBACK, 0, "max-size", NULL, "size", "stop when the output reaches this size (100K, 10M)", rec_opt_max_size, 0 },
+		{ OPT_BOOL, 0, "namespaces", &o->namespaces, NULL, "record namespaces events", NULL, 0 },
+		{ OPT_BOOL, 0, "all-cgroups", &o->all_cgroups, NULL, "record cgroup events and sample cgroup ids", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
 	int first = opt_parse(argc, argv, opts, usage, OPT_PARSE_STOP_AT_NON_OPTION, o);
@@ -424,15 +542,17 @@ int cmd_record(int argc, char **argv)
 	r.cmd_argc = argc;
 	r.cmd_argv = argv;
 	r.path = o->output;
-	if (!r.argv && !o->all_cpus && !o->cpus && !o->pids && !o->tids) {
-		cli_error("nothing to record; give a command, or -p, -t, -a or -C");
+	if (!r.argv && !o->all_cpus && !o->cpus && !o->pids && !o->tids && !o->uid_set) {
+		cli_error("nothing to record; give a command, or -p, -t, -u, -a or -C");
 		opt_usage(opts, usage, true);
 		return EXIT_USAGE;
 	}
-	if ((o->pids || o->tids) && r.argv) {
-		cli_error("'-p'/'-t' and a command exclude each other; give one of them");
+	if ((o->pids || o->tids || o->uid_set) && r.argv) {
+		cli_error("'-p'/'-t'/'-u' and a command exclude each other; give one of them");
 		return EXIT_USAGE;
 	}
+	if (check_combinations(o) < 0)
+		return EXIT_USAGE;
 	if (o->period < 0) {
 		cli_error("invalid period '%ld'; give a positive count", o->period);
 		return EXIT_USAGE;
@@ -466,12 +586,12 @@ int cmd_record(int argc, char **argv)
 	/* Task events of a workload start at its exec (enable_on_exec); the
 	 * others now, before the workload execs, so that its COMM and MMAP2
 	 * records are seen. */
-	if (!r.wl || r.cpu_wide)
-		for (size_t i = 0; i < r.nev; i++)
-			for (size_t s = 0; r.ev[i].leader == (int)i &&
-			     s < r.nthreads * r.ncpus; s++)
-				if (r.ev[i].fds[s] >= 0)
-					pev_ioc_enable(r.ev[i].fds[s], false);
+	if (!r.wl || r.cpu_wide) {
+		if (r.track_dummy)
+			enable_events(&r, true);
+		if (!o->delay_ms)
+			enable_events(&r, false);
+	}
 	if (r.wl) {
 		e = pev_workload_start(r.wl);
 		if (e < 0) {
@@ -481,6 +601,8 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (o->delay_ms)
+		delay_start(&r);
 
 	e = rec_run(&r);
 	int wl_code = reap_workload(&r);
@@ -502,7 +624,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	rec_summary(&r);
-	ret = wl_code >= 0 ? wl_code : EXIT_OK;
+	/* perf exits 0 after stopping at --max-size (it ended the workload). */
+	ret = wl_code >= 0 && !r.size_limited ? wl_code : EXIT_OK;
 	if (rec_signal) {
 		/* perf dies of the signal that stopped it, after the file is
 		 * complete. */

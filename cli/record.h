@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <perfev/perfev.h>
 #include <perfev/data.h>
@@ -45,6 +46,24 @@ struct rec_opts {
 	bool use_clockid;	/* -k */
 	int clockid;
 	uint64_t clockid_res_ns;	/* clock_getres of it; 0 = unknown */
+
+	/* Sample content (perf's -d, --phys-data, ..., -s). */
+	bool sample_addr, phys_data, data_page_size, code_page_size;
+	bool sample_time, sample_cpu, sample_period, weight, raw, no_samples;
+	bool inherit_stat;
+	bool sample_intr_regs, sample_user_regs;
+	uint64_t intr_regs, user_regs;	/* register masks */
+	uint64_t branch_stack;		/* branch_sample_type; 0 = none */
+	/* Targets and control. */
+	long delay_ms;			/* -D; 0 = none, -1 = start disabled */
+	bool per_thread;
+	bool uid_set;
+	uid_t uid;
+	const char *cgroup;		/* -G */
+	bool all_user, all_kernel;
+	bool overwrite;
+	uint64_t max_size;		/* --max-size bytes; 0 = none */
+	bool namespaces, all_cgroups;
 };
 
 /* One event of the recording: its attr and the fds opened for it, one
@@ -70,6 +89,9 @@ struct rec {
 	size_t nev;
 	bool cpu_wide;		/* -a / -C */
 	bool default_event;	/* no -e: perf's cycles, falling back */
+	size_t track;		/* the event carrying the side-band bits */
+	bool track_dummy;	/* it is an added dummy:HG (perf's -D, -a) */
+	int cgroup_fd;		/* -G: the cgroup directory, else -1 */
 
 	struct pev_target *target;
 	struct pev_workload *wl;
@@ -78,7 +100,7 @@ struct rec {
 	int *cpus;		/* cpu slots */
 	size_t ncpus;
 
-	struct pev_ring **rings;	/* one per cpu slot */
+	struct pev_ring **rings;	/* one per cpu slot (--per-thread: thread slot) */
 	size_t nrings;
 	struct pollfd *pfd;
 
@@ -95,6 +117,7 @@ struct rec {
 	unsigned rounds_given_up;	/* complete rounds cut to fit the features */
 	int write_err;		/* -errno of the failed write, else 0 */
 	bool data_complete;	/* every record was written, only the end failed */
+	bool size_limited;	/* --max-size reached */
 };
 
 /* Signal state (record_loop.c). */
@@ -113,6 +136,26 @@ void rec_signals_install(void);
 int rec_run(struct rec *r);	/* 0, or -errno of a write failure */
 int rec_recover_truncated(struct rec *r);	/* pev_data_writer_finish_at's */
 int rec_write_lost_samples(struct rec *r);
+
+/* record_opts.c: option callbacks (ctx is struct rec_opts) */
+struct opt;
+int rec_opt_intr_regs(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_user_regs(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_branch_filter(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_branch_any(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_delay(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_max_size(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_uid(const struct opt *o, const char *arg, void *ctx);
+/* perf 6.1's -j: a branch_sample_type, -ENOENT for an unknown name. */
+int rec_branch_parse(const char *arg, uint64_t *mode);
+/* Every register perf samples by default on this machine (x86_64:
+ * 0xff0fff); 0 on an architecture without a table. */
+uint64_t rec_regs_all_mask(void);
+
+/* record_synth.c: --namespaces and --all-cgroups side band of what
+ * exists already; the number of records, or -errno. */
+long rec_synth_namespaces(struct rec *r, const struct pev_synth_opts *so);
+long rec_synth_cgroups(struct rec *r, const struct pev_synth_opts *so);
 
 /* record_post.c */
 int rec_collect_build_ids(struct rec *r);

@@ -154,6 +154,24 @@ static void disable_all(struct rec *r)
 	}
 }
 
+/* --max-size: perf stops once the data written reaches the limit (checked
+ * after each pass, so the file may hold one pass more). */
+static bool size_reached(struct rec *r)
+{
+	uint64_t n;
+
+	if (!r->o.max_size || r->size_limited)
+		return r->size_limited;
+	n = pev_data_writer_data_size(r->w);
+	if (n < r->o.max_size)
+		return false;
+	r->size_limited = true;
+	fflush(stdout);
+	fprintf(stderr, "[ perfev record: perf size limit reached (%llu KB), stopping "
+		"session ]\n", (unsigned long long)(n >> 10));
+	return true;
+}
+
 int rec_run(struct rec *r)
 {
 	sigset_t open;
@@ -166,7 +184,8 @@ int rec_run(struct rec *r)
 	while (!r->write_err) {
 		uint64_t before = r->bytes;
 
-		if (drain_pass(r) < 0 || done)
+		/* --overwrite: the rings are read once, at the end. */
+		if ((!r->o.overwrite && drain_pass(r) < 0) || size_reached(r) || done)
 			break;
 		if (rec_signal || (rec_child_exited && r->wl)) {
 			done = true;	/* one more pass, then stop */
@@ -191,7 +210,7 @@ int rec_run(struct rec *r)
 		}
 	}
 	disable_all(r);
-	if (!r->write_err)
+	if (!r->write_err && !r->size_limited)
 		drain_pass(r);	/* the final synchronous pass */
 	return r->write_err;
 }

@@ -1,9 +1,12 @@
 /* perfev record: the attrs (as perf record builds them), the targets, the
  * fds (each event on every CPU slot of every thread slot) and the rings
  * (one per CPU slot; the other fds of that CPU are SET_OUTPUT into it). */
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -35,24 +38,38 @@ static int parse_spec(struct pev_evlist *evl, const char *spec)
 	return r;
 }
 
-/* The attr of event i, from the parsed one and the options. */
+/* perf's -W: x86 perf samples the weight struct, the others the plain
+ * weight (arch_evsel__set_sample_weight). */
+static uint64_t weight_type(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return PERF_SAMPLE_WEIGHT_STRUCT;
+#else
+	return PERF_SAMPLE_WEIGHT;
+#endif
+}
+
+/* The attr of event i, from the parsed one and the options, as perf 6.1's
+ * evsel__config builds it. */
 static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 {
 	struct perf_event_attr *a = &r->ev[i].attr.attr;
 	const struct rec_opts *o = &r->o;
 	bool leader = pe->leader == (int)i;
 	bool sample_read = pev_evlist_event(r->evl, (size_t)pe->leader)->sample_read;
-	bool task = !r->cpu_wide;
+	bool dummy = r->track_dummy && i == r->track;
+	bool delayed = o->delay_ms != 0 && !dummy;
 
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			 PERF_SAMPLE_PERIOD;
-	if (r->nev > 1)
-		a->sample_type |= r->cpu_wide ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
-	if (r->cpu_wide)
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	/* perf: TIME unless --per-thread without -T (no inherit and no
+	 * per-CPU rings: samples of one ring are in order anyway). */
+	if (!o->per_thread || o->sample_time || o->raw || r->cpu_wide)
+		a->sample_type |= PERF_SAMPLE_TIME;
+	if (r->cpu_wide || o->sample_cpu || o->raw)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (o->callchain)
+	if (o->callchain && !dummy)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->dwarf) {
+	if (o->dwarf && !dummy) {
 		/* perf: the kernel callchain only, the user stack as a
 		 * copy to unwind later; and --call-graph dwarf turns on
 		 * sample addresses (-d) too. */
@@ -61,20 +78,56 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 		a->exclude_callchain_user = 1;
 		a->sample_regs_user = REC_DWARF_REGS;
 		a->sample_stack_user = o->stack_size;
-		a->mmap_data = i == 0;
+		a->mmap_data = i == r->track;
+	}
+	if (o->sample_addr) {
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		a->mmap_data = i == r->track;
+	}
+	if (o->phys_data)
+		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->data_page_size)
+		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (o->code_page_size)
+		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (o->weight)
+		a->sample_type |= weight_type();
+	if (o->raw)
+		a->sample_type |= PERF_SAMPLE_RAW;
+	if (o->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
+	if (o->sample_intr_regs && !dummy) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->intr_regs;
+	}
+	if (o->sample_user_regs && !dummy) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= o->user_regs;
+	}
+	if (o->branch_stack && !dummy) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_stack;
 	}
 	a->read_format = PERF_FORMAT_ID;
 	if (pev_probe(PEV_FEAT_FORMAT_LOST) == 1)
 		a->read_format |= PERF_FORMAT_LOST;
+	if (o->inherit_stat) {
+		/* -s: the kernel writes a READ record of each child at its
+		 * exit (per-thread counts). */
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED |
+				  PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->inherit_stat = 1;
+	}
 	if (sample_read) {
 		a->sample_type |= PERF_SAMPLE_READ;
 		if (!(a->sample_type & PERF_SAMPLE_IDENTIFIER))
 			a->sample_type |= PERF_SAMPLE_ID;
 		a->read_format |= PERF_FORMAT_GROUP;
 	}
-	/* Period: the event's own period= wins, then -c, then -F. */
-	if (sample_read && !leader) {
-		a->sample_period = 0;
+	/* Period: the event's own period= wins, then -c, then -F; perf
+	 * samples PERIOD in frequency mode (and with -P). */
+	if (dummy) {
+		a->sample_period = 1;
 		a->freq = 0;
 	} else if (pe->user_period) {
 		a->sample_period = pe->user_period;
@@ -86,17 +139,60 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 		a->sample_freq = (uint64_t)o->freq;
 		a->freq = 1;
 	}
+	if (a->freq || o->sample_period)
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	if (sample_read && !leader) {
+		a->sample_period = 0;
+		a->freq = 0;
+	}
+	if (o->no_samples && !dummy)
+		a->sample_period = 0;	/* -n: perf keeps freq, samples nothing */
 	a->sample_id_all = 1;
 	if (o->use_clockid) {
 		a->use_clockid = 1;
 		a->clockid = o->clockid;
 	}
-	a->disabled = leader;
-	a->inherit = task && !o->no_inherit && !sample_read;
-	a->enable_on_exec = leader && r->wl != NULL && !r->cpu_wide;
-	if (i == 0) {	/* the tracking event: side-band records */
+	if (o->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	}
+	if (o->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+	a->write_backward = o->overwrite;
+	/* perf: the dummy of a system-wide run is enabled at open; with -D
+	 * the others wait for the delay instead of the workload's exec. */
+	a->disabled = leader && !(dummy && r->cpu_wide);
+	a->inherit = !o->no_inherit && !o->per_thread && !sample_read;
+	a->enable_on_exec = leader && r->wl != NULL && !r->cpu_wide && !delayed;
+	if (i == r->track) {	/* the tracking event: side-band records */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		a->context_switch = o->switch_events;
+		a->namespaces = o->namespaces;
+		a->cgroup = o->all_cgroups;
+	}
+}
+
+/* perf's evlist__config: with several events, every attr carries an id
+ * in its samples: IDENTIFIER (first) when the sample types differ, so
+ * that a reader finds it before knowing the event, else ID. */
+static void config_ids(struct rec *r)
+{
+	const uint64_t idbits = PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER;
+	bool same = true;
+
+	if (r->nev < 2)
+		return;
+	for (size_t i = 1; i < r->nev; i++)
+		if ((r->ev[i].attr.attr.sample_type & ~idbits) !=
+		    (r->ev[0].attr.attr.sample_type & ~idbits))
+			same = false;
+	for (size_t i = 0; i < r->nev; i++) {
+		struct perf_event_attr *a = &r->ev[i].attr.attr;
+
+		a->sample_type &= ~idbits;
+		a->sample_type |= same ? PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
 	}
 }
 
@@ -111,7 +207,13 @@ int rec_setup_events(struct rec *r)
 	for (int i = 0; i < r->o.nspecs; i++)
 		if (parse_spec(r->evl, r->o.specs[i]) < 0)
 			return -EINVAL;
+	/* perf 6.1 adds a dummy event for the side-band records when the
+	 * others may not run all the time: system-wide, and -D. */
+	r->track_dummy = r->cpu_wide || r->o.delay_ms != 0;
+	if (r->track_dummy && parse_spec(r->evl, "dummy") < 0)
+		return -EINVAL;
 	r->nev = pev_evlist_count(r->evl);
+	r->track = r->track_dummy ? r->nev - 1 : 0;
 	r->ev = calloc(r->nev, sizeof(*r->ev));
 	if (!r->ev)
 		return -ENOMEM;
@@ -122,19 +224,92 @@ int rec_setup_events(struct rec *r)
 		r->ev[i].name = pe->name;
 		r->ev[i].leader = pe->leader;
 	}
+	if (r->track_dummy) {
+		r->ev[r->track].name = (char *)"dummy:HG";
+		r->ev[r->track].attr.attr.exclude_guest = 0;
+		r->ev[r->track].attr.attr.exclude_host = 0;
+	}
 	for (size_t i = 0; i < r->nev; i++)
 		config_attr(r, i, pev_evlist_event(r->evl, i));
+	config_ids(r);
 	return 0;
+}
+
+/* -u: every thread of every process of the user (perf 6.1's
+ * thread_map__new_by_uid: the owner of /proc/PID). */
+static struct pev_target *uid_target(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	struct pev_target *t;
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		char path[64];
+		struct stat st;
+		pid_t pid = (pid_t)atoi(de->d_name);
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+		DIR *td = opendir(path);
+
+		for (struct dirent *te; td && (te = readdir(td)); ) {
+			pid_t tid = (pid_t)atoi(te->d_name);
+
+			if (tid <= 0)
+				continue;
+			if (n == cap) {
+				pid_t *g = realloc(ids, (cap = cap ? 2 * cap : 256) * sizeof(*g));
+
+				if (!g)
+					break;
+				ids = g;
+			}
+			if (n < cap)
+				ids[n++] = tid;
+		}
+		if (td)
+			closedir(td);
+	}
+	closedir(d);
+	if (!n) {
+		free(ids);
+		errno = ESRCH;
+		return NULL;
+	}
+	t = pev_target_new_tids(ids, n);
+	free(ids);
+	return t;
 }
 
 int rec_setup_targets(struct rec *r)
 {
 	const struct rec_opts *o = &r->o;
+	const char *what = NULL;
 	int n;
 
-	if (o->all_cpus || o->cpus) {
-		r->cpu_wide = true;
+	r->cgroup_fd = -1;
+	if (o->cgroup) {
+		what = o->cgroup;
+		r->target = pev_target_new_cgroup(o->cgroup, o->cpus);
+		if (r->target)
+			r->cgroup_fd = pev_target_thread(r->target, 0);
+	} else if (o->all_cpus || o->cpus) {
 		r->target = pev_target_new_cpus(o->cpus);
+	} else if (o->uid_set) {
+		r->target = uid_target(o->uid);
+		if (!r->target) {
+			cli_error("cannot find the threads of user %u: %s", (unsigned)o->uid,
+				  errno == ESRCH ? "the user runs no process" : strerror(errno));
+			return -ESRCH;
+		}
 	} else if (o->pids || o->tids) {
 		pid_t ids[4096];
 
@@ -152,13 +327,21 @@ int rec_setup_targets(struct rec *r)
 	if (!r->target) {
 		int e = errno;
 
-		cli_error("cannot set up the target '%s': %s; check that it exists",
-			  o->cpus ? o->cpus : o->pids ? o->pids : o->tids ? o->tids :
-			  r->argv[0], strerror(e));
+		if (o->cgroup)
+			cli_error("cannot record cgroup '%s': %s", o->cgroup,
+				  e == ENODEV ? "no cgroup2 file system is mounted; mount "
+				  "one with 'mount -t cgroup2 none /sys/fs/cgroup'" :
+				  e == ENOENT ? "no such cgroup; name a directory under the "
+				  "cgroup2 mount" : strerror(e));
+		else
+			cli_error("cannot set up the target '%s': %s; check that it exists",
+				  what ? what : o->cpus ? o->cpus : o->pids ? o->pids :
+				  o->tids ? o->tids : r->argv[0], strerror(e));
 		return -e;
 	}
 	/* Thread slots as the target says; CPU slots: perf record opens
-	 * task events on every online CPU too (one ring per CPU, inherit). */
+	 * task events on every online CPU too (one ring per CPU, inherit),
+	 * except --per-thread: cpu -1 and one ring per thread. */
 	r->nthreads = pev_target_nr_threads(r->target);
 	r->threads = calloc(r->nthreads, sizeof(*r->threads));
 	if (!r->threads)
@@ -172,6 +355,12 @@ int rec_setup_targets(struct rec *r)
 			return -ENOMEM;
 		for (size_t c = 0; c < r->ncpus; c++)
 			r->cpus[c] = pev_target_cpu(r->target, c);
+	} else if (o->per_thread) {
+		r->cpus = calloc(1, sizeof(int));
+		if (!r->cpus)
+			return -ENOMEM;
+		r->cpus[0] = -1;
+		r->ncpus = 1;
 	} else {
 		n = pev_cpus_online(NULL, 0);
 		if (n <= 0)
@@ -238,11 +427,19 @@ int rec_open_events(struct rec *r)
 				size_t s = t * r->ncpus + c;
 				int gfd = e->leader == (int)i ? -1 :
 					r->ev[e->leader].fds[s];
+				unsigned long flags = pev_target_open_flags(r->target);
+				pid_t pid = r->threads[t];
 				int fd;
+
+				if (r->cgroup_fd >= 0 && r->track_dummy && i == r->track) {
+					/* perf: -G applies to the given events;
+					 * the side band is system-wide. */
+					pid = -1;
+					flags &= ~PERF_FLAG_PID_CGROUP;
+				}
 retry:
-				fd = pev_sys_open(&e->attr.attr, r->threads[t], r->cpus[c],
-						  gfd, pev_target_open_flags(r->target) |
-						  PERF_FLAG_FD_CLOEXEC);
+				fd = pev_sys_open(&e->attr.attr, pid, r->cpus[c], gfd,
+						  flags | PERF_FLAG_FD_CLOEXEC);
 				if (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV) {
 					if (is_cycles(&e->attr.attr) && s == 0) {
 						fallback_cpu_clock(r, e);
@@ -253,8 +450,17 @@ retry:
 					/* A thread of -p/-t ended meanwhile. */
 					continue;
 				}
+				if (fd < 0 && r->o.uid_set && fd != -EOPNOTSUPP &&
+				    fd != -EINVAL && fd != -ENOENT) {
+					/* -u: as perf, a thread that cannot be
+					 * opened is left out. */
+					if (r->o.verbose)
+						cli_warn("ignored open failure for pid %d: %s",
+							 (int)pid, strerror(-fd));
+					continue;
+				}
 				if (fd < 0) {
-					open_error(r, e, -fd, r->threads[t], r->cpus[c], gfd);
+					open_error(r, e, -fd, pid, r->cpus[c], gfd);
 					return fd;
 				}
 				e->fds[s] = fd;
@@ -265,32 +471,52 @@ retry:
 	return 0;
 }
 
+/* fd of event i in ring slot k, position j among that slot's (thread
+ * slot, cpu slot) pairs: rings are per CPU slot, or per thread slot with
+ * --per-thread (cpu -1: the kernel redirects only within one task). */
+static int ring_fd(const struct rec *r, size_t k, size_t j, size_t i)
+{
+	size_t t = r->o.per_thread ? k : j, c = r->o.per_thread ? j : k;
+
+	return r->ev[i].fds[t * r->ncpus + c];
+}
+
 int rec_mmap_rings(struct rec *r)
 {
-	r->rings = calloc(r->ncpus, sizeof(*r->rings));
-	r->pfd = calloc(r->ncpus, sizeof(*r->pfd));
+	size_t nslots = r->o.per_thread ? r->nthreads : r->ncpus;
+	size_t nper = r->o.per_thread ? r->ncpus : r->nthreads;
+
+	r->rings = calloc(nslots, sizeof(*r->rings));
+	r->pfd = calloc(nslots, sizeof(*r->pfd));
 	if (!r->rings || !r->pfd)
 		return -ENOMEM;
-	for (size_t c = 0; c < r->ncpus; c++) {
+	for (size_t k = 0; k < nslots; k++) {
 		struct pev_ring_opts ro = { .size = sizeof(ro),
 					    .data_pages = r->o.mmap_pages,
+					    .mode = r->o.overwrite ? PEV_RING_BACKWARD :
+						    PEV_RING_FORWARD,
 					    .flags = PEV_RING_SHRINK };
 		struct pev_ring_report rep = { .size = sizeof(rep) };
 		struct pev_ring *ring = NULL;
+		char where[48];
 
-		for (size_t t = 0; t < r->nthreads; t++) {
+		if (r->o.per_thread)
+			snprintf(where, sizeof(where), "thread %d", (int)r->threads[k]);
+		else
+			snprintf(where, sizeof(where), "CPU %d", r->cpus[k]);
+		for (size_t j = 0; j < nper; j++) {
 			for (size_t i = 0; i < r->nev; i++) {
-				int fd = r->ev[i].fds[t * r->ncpus + c];
+				int fd = ring_fd(r, k, j, i);
 
 				if (fd < 0)
 					continue;
 				if (!ring) {
 					ring = pev_ring_new(fd, &ro, &rep);
 					if (!ring) {
-						cli_error("cannot map the ring buffer of CPU %d: %s; "
+						cli_error("cannot map the ring buffer of %s: %s; "
 							  "try a smaller -m or raise "
 							  "/proc/sys/kernel/perf_event_mlock_kb",
-							  r->cpus[c], rep.reason[0] ? rep.reason :
+							  where, rep.reason[0] ? rep.reason :
 							  strerror(errno));
 						return -errno;
 					}
@@ -301,9 +527,9 @@ int rec_mmap_rings(struct rec *r)
 				int e = pev_ring_add_fd(ring, fd);
 
 				if (e < 0) {
-					cli_error("cannot redirect '%s' into the ring of CPU %d: %s; "
+					cli_error("cannot redirect '%s' into the ring of %s: %s; "
 						  "use events of one clock and mode",
-						  r->ev[i].name, r->cpus[c], strerror(-e));
+						  r->ev[i].name, where, strerror(-e));
 					pev_ring_free(ring);
 					return e;
 				}

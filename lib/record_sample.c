@@ -270,6 +270,10 @@ int pev__decode_sample(struct rcur *c, const struct perf_event_attr *attr)
 		return r;
 	if ((st & PERF_SAMPLE_PERIOD) && (r = rc_u64(c, &s->period, "period")))
 		return r;
+	/* As perf: a fixed period (-c) without PERIOD in the sample is the
+	 * attr's. */
+	if (!(st & PERF_SAMPLE_PERIOD) && !attr->freq)
+		s->period = attr->sample_period;
 	if ((st & PERF_SAMPLE_READ) &&
 	    (r = pev__decode_readfmt(c, attr->read_format, &s->read, "read")))
 		return r;

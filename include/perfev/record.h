@@ -242,7 +242,7 @@ struct pev_sample {
 	uint64_t addr;
 	uint64_t stream_id;
 	uint32_t cpu, cpu_res;
-	uint64_t period;
+	uint64_t period;	/* without PERIOD: the attr's fixed sample_period, as perf */
 	struct pev_readfmt read;
 	struct pev_callchain callchain;
 	struct pev_raw raw;
