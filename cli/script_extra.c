@@ -1,7 +1,6 @@
 /* perfev script: the fields beyond the basic ones (registers, branch
  * stacks, page sizes, time of day, flags, BPF output), printed the way
  * perf script 6.1 prints them. */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,8 +20,8 @@ static const char *reg_name(const char *arch, unsigned r, char *buf, size_t len)
 	if (!strcmp(arch, "x86")) {
 		if (r < 24)
 			return x86_regs[r];
-		/* XMM0..XMM15 take two bits each; perf names the first. */
-		if (r >= 32 && r < 64 && !(r & 1)) {
+		/* XMM0..XMM15 take two bits each, both of one name. */
+		if (r >= 32 && r < 64) {
 			snprintf(buf, len, "XMM%u", (r - 32) / 2);
 			return buf;
 		}
@@ -91,8 +90,9 @@ static void print_br_flags(struct obuf *o, uint64_t raw)
 	so_char(o, '/');
 	so_u64(o, f.cycles, 0);
 	so_char(o, '/');
+	/* perf 6.1 prints nothing for an unknown type (not "-"). */
 	if (f.type == PERF_BR_UNKNOWN)
-		so_char(o, '-');
+		;
 	else if (f.type == 15)	/* PERF_BR_EXTEND_ABI */
 		so_str(o, br_new_type_names[f.new_type & 7]);
 	else
@@ -117,6 +117,17 @@ static void print_symoff(struct obuf *o, const struct pev_addr_loc *al)
 	so_str(o, al->sym->name);
 	so_mem(o, "+0x", 3);
 	so_hex(o, al->sym_off, 0);
+}
+
+/* brstackoff's address: perf converts it to a DSO offset only when the
+ * DSO's "adjust symbols" flag is clear, which for a user-space DSO means
+ * that its symbols were never loaded (could not be read); once loaded
+ * (always so for the DSO of a resolved address) the address stays. */
+static uint64_t dso_offset(const struct pev_addr_loc *al, uint64_t addr)
+{
+	if (!al->dso || al->kernel)
+		return al->dso ? al->map_ip : addr;
+	return pev_dso_symbol_source(al->dso) ? addr : al->map_ip;
 }
 
 /* brstack, brstacksym or brstackoff (perf prints only the first of them
@@ -158,13 +169,12 @@ void script_print_brstack(struct script *s, const struct script_event *ev,
 			if (dso)
 				print_dso_paren(o, &alt);
 		} else {
-			/* Offsets into the DSO where a map holds the address. */
 			so_mem(o, " 0x", 3);
-			so_hex(o, alf.dso ? alf.map_ip : from, 0);
+			so_hex(o, dso_offset(&alf, from), 0);
 			if (dso)
 				print_dso_paren(o, &alf);
 			so_mem(o, "/0x", 3);
-			so_hex(o, alt.dso ? alt.map_ip : to, 0);
+			so_hex(o, dso_offset(&alt, to), 0);
 			if (dso)
 				print_dso_paren(o, &alt);
 		}
@@ -237,6 +247,12 @@ void script_print_flags(struct obuf *o)
 	so_spaces(o, 24);
 }
 
+/* The kernel's (and perf's) ctype: Latin-1 letters count as printable. */
+static bool k_isprint(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c >= 0xa0;
+}
+
 /* ---- bpf-output: perf's hex dump, 8 bytes a line, and the string when
  * the data is one NUL-terminated printable string. */
 void script_print_bpf_output(struct obuf *o, const struct pev_raw *raw)
@@ -263,7 +279,7 @@ void script_print_bpf_output(struct obuf *o, const struct pev_raw *raw)
 
 			if (hit_nul && ch)
 				printable = false;
-			if (!isprint(ch)) {
+			if (!k_isprint(ch)) {
 				so_char(o, '.');
 				if (!printable)
 					continue;

@@ -153,6 +153,12 @@ int script_fields_parse(struct script *s, const char *spec)
 		else
 			del |= bit;
 	}
+	/* perf 6.1 keeps the defaults when the list has a '+' or '-'
+	 * anywhere, so "comm,bpf-output" adds comm to them (the name's '-'). */
+	if (mode == SET && (strchr(spec, '+') || strchr(spec + (colon ? colon - copy + 1 : 0), '-'))) {
+		mode = ADD;
+		add = set;
+	}
 	free(copy);
 	for (int t = 0; t <= TYPE_SYNTH; t++) {
 		if (only >= 0 && t != only)

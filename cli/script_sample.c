@@ -215,10 +215,8 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 	    ev->attr->config == PERF_COUNT_SW_BPF_OUTPUT &&
 	    (smp->fields & PERF_SAMPLE_RAW))
 		script_print_bpf_output(o, &smp->raw);
-	if (f & F_PHYS_ADDR) {
-		so_char(o, ' ');
+	if (f & F_PHYS_ADDR)		/* "%16lx", no space before */
 		so_hex(o, smp->phys_addr, 16);
-	}
 	if (f & F_DATA_PAGE_SIZE)
 		script_print_page_size(o, smp->data_page_size);
 	if (f & F_CODE_PAGE_SIZE)
