@@ -351,8 +351,15 @@ int script_event_setup(struct script *s, size_t idx)
 	const char *miss = missing_of(ev->attr, f, f & asked);
 
 	if (miss && !dummy) {
-		cli_error("samples for '%s' do not have the data for field '%s'; "
-			  "record with it or leave it out of -F", ev->name, miss);
+		if (!strcmp(miss, "srcline") || !strcmp(miss, "srccode"))
+			cli_error("cannot print '%s' for '%s' without 'ip'; add ip to -F",
+				  miss, ev->name);
+		else if (!strncmp(miss, "brstackinsn", 11))
+			cli_error("cannot print '%s' for '%s': its branch stack does not have "
+				  "every branch; record with -b (or -j any)", miss, ev->name);
+		else
+			cli_error("samples for '%s' do not have the data for field '%s'; "
+				  "record with it or leave it out of -F", ev->name, miss);
 		return -EINVAL;
 	}
 	f = drop_missing(ev->attr, f);

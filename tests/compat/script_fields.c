@@ -378,6 +378,105 @@ static void test_synthetic(void)
 	}
 }
 
+/* Files perf records here: registers, page sizes, tod (-k), srcline and
+ * srccode of the helper built with -g, with and without callchains. */
+static void test_recorded(void)
+{
+	char args[1024];
+	static const char *const flat[][2] = {
+		{ "-F ip,sym,uregs", "   AX:0x" },
+		{ "-F +iregs", " FLAGS:0x" },
+		{ "-F +uregs,+iregs,+code_page_size,+data_page_size", "4K" },
+		{ "-F +tod", NULL },
+		{ "-F +tod,+flags --ns", NULL },
+		{ "-F +srcline", "script_deep.c:" },
+		{ "-F ip,sym,srcline,srccode", "|2" },
+		{ "-F ip,srccode", "sink" },
+	};
+	static const char *const chain[][2] = {
+		{ "-F +srcline", "script_deep.c:" },
+		{ "-F +srccode", "|" },
+		{ "-F comm,tid,ip,sym,dso,srcline", "\n  " },
+		{ "-F +tod,+srcline -G", NULL },
+	};
+
+	if (sh("%s record -q -e cpu-clock -F 1000 --user-regs=ax,bx,sp,ip -I --code-page-size "
+	       "--data-page-size -k CLOCK_MONOTONIC -o %s/r.data -- %s 120 4 2 > /dev/null 2>&1",
+	       PERF, dir, helper)) {
+		printf("recorded part skipped: perf record cannot sample registers here\n");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(flat) / sizeof(flat[0]); i++) {
+		snprintf(args, sizeof(args), "-i %s/r.data %s", dir, flat[i][0]);
+		same_output(args, flat[i][1]);
+	}
+	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 2000 -g -k CLOCK_MONOTONIC -o %s/g.data "
+			"-- %s 200 6 2 > /dev/null 2>&1", PERF, dir, helper), 0);
+	for (size_t i = 0; i < sizeof(chain) / sizeof(chain[0]); i++) {
+		snprintf(args, sizeof(args), "-i %s/g.data %s", dir, chain[i][0]);
+		same_output(args, chain[i][1]);
+	}
+}
+
+/* Exit status and message of perfev for args; perf's status too when
+ * perf_rc >= 0. */
+static void check_fails(const char *args, int rc, int perf_rc, const char *msg)
+{
+	char path[128];
+	size_t len;
+
+	CHECK_EQ_INT(sh("%s script %s > %s/a.txt 2> %s/a.err", perfev, args, dir, dir), rc);
+	if (perf_rc >= 0)
+		CHECK_EQ_INT(sh("%s script %s > /dev/null 2>&1", PERF, args), perf_rc);
+	snprintf(path, sizeof(path), "%s/a.err", dir);
+	char *e = slurp(path, &len);
+
+	CHECK_MSG(!strncmp(e, "perfev: error: ", 15) && strstr(e, msg),
+		  "%s: message '%s' lacks '%s'", args, e, msg);
+	snprintf(path, sizeof(path), "%s/a.txt", dir);
+	free(e);
+	e = slurp(path, &len);
+	CHECK_MSG(len == 0, "%s: printed %zu bytes before failing", args, len);
+	free(e);
+}
+
+static void test_errors(void)
+{
+	char f[256], args[512];
+
+	/* A plain file: no registers, no clock data, no branch stack. */
+	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 500 -o %s/n.data -- %s 50 2 > /dev/null 2>&1",
+			PERF, dir, helper), 0);
+	snprintf(f, sizeof(f), "%s/n.data", dir);
+	/* Unknown names: usage error listing every field. */
+	snprintf(args, sizeof(args), "-i %s -F comm,bogus", f);
+	check_fails(args, 2, -1, "ins_lat,cgroup");
+	snprintf(args, sizeof(args), "-i %s -F +iregs,+nosuch", f);
+	check_fails(args, 2, -1, "'nosuch'");
+	snprintf(args, sizeof(args), "-i %s -F nosuchtype:ip", f);
+	check_fails(args, 2, -1, "'nosuchtype'");
+	/* Fields the samples lack: exit 1, as perf fails. */
+	static const char *const lack[][2] = {
+		{ "-F ip,iregs", "'iregs'" },
+		{ "-F +uregs", "'uregs'" },
+		{ "-F ip,ins_lat", "'ins_lat'" },
+		{ "-F +data_page_size", "'data_page_size'" },
+		{ "-F +code_page_size", "'code_page_size'" },
+		{ "-F ip,brstackinsn", "-b" },
+		{ "-F ip,brstackinsnlen", "-b" },
+		{ "-F sym,srcline", "without 'ip'" },
+		{ "-F +tod", "clock data" },
+	};
+	for (size_t i = 0; i < sizeof(lack) / sizeof(lack[0]); i++) {
+		snprintf(args, sizeof(args), "-i %s %s", f, lack[i][0]);
+		check_fails(args, 1, 255, lack[i][1]);
+	}
+	/* Defaults the samples cannot fill are dropped, and fields that
+	 * print nothing for such samples are accepted. */
+	snprintf(args, sizeof(args), "-i %s -F +brstack,+brstacksym,+ipc,+metric,+callindent", f);
+	same_output(args, "script_deep_leaf");
+}
+
 int main(void)
 {
 	const char *b = getenv("PERFEV_BUILD");
@@ -398,6 +497,8 @@ int main(void)
 		T_FATAL("mkdtemp");
 	find_symbols();
 	test_synthetic();
+	test_recorded();
+	test_errors();
 	sh("rm -rf %s", dir);
 	return t_done();
 }
