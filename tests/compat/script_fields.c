@@ -122,6 +122,11 @@ static void same_output(const char *args, const char *needle)
 #define IREGS_MASK (((1ull << 24) - 1) | (3ull << 32))
 
 static uint64_t leaf, leaf_end, main_sym;
+/* The register masks in use (x86's above, or arm64's for the aarch64
+ * file: x0..x28, x29, lr, sp, pc, vg and bits no register has). */
+static uint64_t uregs_mask = UREGS_MASK, iregs_mask = IREGS_MASK;
+#define ARM64_UREGS ((1ull << 29) | (1ull << 30) | (1ull << 31) | (1ull << 32))
+#define ARM64_IREGS (((1ull << 33) - 1) | (1ull << 40) | (1ull << 46))
 
 static void find_symbols(void)
 {
@@ -199,7 +204,7 @@ static void head(struct rb *b, uint64_t id, uint64_t ip, uint64_t t, uint32_t cp
 	rb_u64(b, t);
 }
 
-static void write_synthetic(const char *path)
+static void write_synthetic(const char *path, const char *arch)
 {
 	struct perf_event_attr hw, raw, bpf;
 	static struct rb b;
@@ -218,8 +223,8 @@ static void write_synthetic(const char *path)
 	hw.sample_id_all = 1;
 	hw.mmap = hw.comm = hw.task = 1;
 	hw.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
-	hw.sample_regs_user = UREGS_MASK;
-	hw.sample_regs_intr = IREGS_MASK;
+	hw.sample_regs_user = uregs_mask;
+	hw.sample_regs_intr = iregs_mask;
 	raw = hw;
 	raw.type = PERF_TYPE_RAW;
 	raw.config = 0x1cd;
@@ -238,6 +243,10 @@ static void write_synthetic(const char *path)
 	struct pev_data_features *f = pev_data_writer_features(w);
 
 	CHECK_OK(pev_data_features_from_host(f));
+	if (arch) {
+		free(f->arch);
+		f->arch = strdup(arch);
+	}
 	f->clock_data.version = 1;
 	f->clock_data.clockid = 1;
 	f->clock_data.tod_ns = 1795312973338825123ull;
@@ -281,14 +290,14 @@ static void write_synthetic(const char *path)
 		put_branches(&b, i % 5 == 4 ? 0 : 1 + i % 7, false, i);
 		rb_u64(&b, i % 6 == 5 ? PERF_SAMPLE_REGS_ABI_NONE : PERF_SAMPLE_REGS_ABI_64);
 		if (i % 6 != 5)
-			for (uint64_t r = 0; r < popcount(UREGS_MASK); r++)
+			for (uint64_t r = 0; r < popcount(uregs_mask); r++)
 				rb_u64(&b, 0x1000 * i + r);
 		/* weight struct: var1_dw, var2_w (ins_lat), var3_w */
 		rb_u64(&b, (uint64_t)(i * 11) | (uint64_t)(i * 300 + 7) << 32 |
 			   (uint64_t)(i + 1) << 48);
 		rb_u64(&b, 0x68100142);			/* data_src */
 		rb_u64(&b, PERF_SAMPLE_REGS_ABI_64);
-		for (uint64_t r = 0; r < popcount(IREGS_MASK); r++)
+		for (uint64_t r = 0; r < popcount(iregs_mask); r++)
 			rb_u64(&b, r == 3 ? 0 : 0xffff0000ull * i + r);
 		rb_u64(&b, 0x123456000ull + i);		/* phys_addr */
 		rb_u64(&b, page_sizes[i % NPS]);
@@ -341,6 +350,23 @@ static void write_synthetic(const char *path)
 	close(fd);
 }
 
+/* The register names of an arm64 file (its ARCH feature), read here. */
+static void test_arm64(void)
+{
+	char path[128], args[512];
+
+	uregs_mask = ARM64_UREGS;
+	iregs_mask = ARM64_IREGS;
+	snprintf(path, sizeof(path), "%s/arm64.data", dir);
+	write_synthetic(path, "aarch64");
+	uregs_mask = UREGS_MASK;
+	iregs_mask = IREGS_MASK;
+	snprintf(args, sizeof(args), "-i %s -F hw:ip,iregs", path);
+	same_output(args, "   vg:0x");
+	snprintf(args, sizeof(args), "-i %s -F hw:ip,uregs", path);
+	same_output(args, "   pc:0x");
+}
+
 static void test_synthetic(void)
 {
 	char path[128], args[512];
@@ -369,7 +395,7 @@ static void test_synthetic(void)
 	};
 
 	snprintf(path, sizeof(path), "%s/synth.data", dir);
-	write_synthetic(path);
+	write_synthetic(path, NULL);
 	/* perf must take the file as it is. */
 	CHECK_EQ_INT(sh("%s script -i %s > /dev/null 2> %s/e.txt", PERF, path, dir), 0);
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
@@ -497,6 +523,7 @@ int main(void)
 		T_FATAL("mkdtemp");
 	find_symbols();
 	test_synthetic();
+	test_arm64();
 	test_recorded();
 	test_errors();
 	sh("rm -rf %s", dir);
