@@ -227,6 +227,7 @@ out:
 	so_release(&s.out);
 	script_trace_release(&s);
 	script_src_release(&s);
+	script_insn_release(&s);
 	for (size_t i = 0; i < s.nr_events; i++)
 		free(s.events[i].owned);
 	free(s.events);

@@ -143,6 +143,7 @@ struct script {
 	struct pev_srclines *srclines;	/* NULL until srcline/srccode */
 	struct srccode_state *srccode;	/* per-thread last line, script_src.c */
 	size_t srccode_len, srccode_cap;
+	struct insn_cache *insn;	/* script_insn.c */
 };
 
 /* script_fields.c */
@@ -178,6 +179,11 @@ void script_print_srcline(struct script *s, const struct pev_addr_loc *al,
 void script_print_srccode(struct script *s, uint32_t tid,
 			  const struct pev_addr_loc *al);
 void script_src_release(struct script *s);
+
+/* script_insn.c: insn and insnlen (x86 files read on x86) */
+void script_print_insn(struct script *s, uint64_t fields,
+		       const struct pev_addr_loc *al);
+void script_insn_release(struct script *s);
 
 /* script_side.c */
 void script_print_side(struct script *s, const struct pev_record *rec);

@@ -215,6 +215,12 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 	    ev->attr->config == PERF_COUNT_SW_BPF_OUTPUT &&
 	    (smp->fields & PERF_SAMPLE_RAW))
 		script_print_bpf_output(o, &smp->raw);
+	if (f & (F_INSN | F_INSNLEN)) {
+		if (!have_al)
+			pev_machine_resolve(s->machine, smp->pid, smp->ip, cpumode, &al);
+		have_al = true;
+		script_print_insn(s, f, &al);
+	}
 	if (f & F_PHYS_ADDR)		/* "%16lx", no space before */
 		so_hex(o, smp->phys_addr, 16);
 	if (f & F_DATA_PAGE_SIZE)

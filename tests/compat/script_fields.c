@@ -418,12 +418,15 @@ static void test_recorded(void)
 		{ "-F +srcline", "script_deep.c:" },
 		{ "-F ip,sym,srcline,srccode", "|2" },
 		{ "-F ip,srccode", "sink" },
+		{ "-F +insn,+insnlen", " ilen: 3 insn: " },
+		{ "-F ip,insnlen", " ilen: " },
 	};
 	static const char *const chain[][2] = {
 		{ "-F +srcline", "script_deep.c:" },
 		{ "-F +srccode", "|" },
 		{ "-F comm,tid,ip,sym,dso,srcline", "\n  " },
 		{ "-F +tod,+srcline -G", NULL },
+		{ "-F ip,sym,insn,insnlen", " insn: " },
 	};
 
 	if (sh("%s record -q -e cpu-clock -F 1000 --user-regs=ax,bx,sp,ip -I --code-page-size "
