@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -13,11 +14,13 @@
 
 #include "script.h"
 
-/* An open DSO file (fd -1: cannot be read). */
+/* An open DSO file (fd -1: cannot be read), or the vDSO in memory. */
 struct insn_file {
 	const struct pev_dso *dso;
 	int fd;
 	bool is64;
+	const uint8_t *mem;
+	size_t mem_len;
 };
 
 struct insn_cache {
@@ -43,6 +46,25 @@ static bool native_arch(struct script *s)
 	return c->native > 0 && !strcmp(s->arch, "x86");
 }
 
+/* perf reads the vDSO from the copy it saved at record time; this
+ * process's own vDSO is that image when the kernel is the same. */
+static void vdso_image(struct insn_file *f)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return;
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)((const char *)eh + eh->e_phoff);
+	size_t end = 0;
+
+	for (unsigned i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+	f->mem = (const uint8_t *)eh;
+	f->mem_len = end;
+}
+
 static struct insn_file *file_of(struct insn_cache *c, struct pev_dso *dso)
 {
 	for (size_t i = 0; i < c->nr; i++)
@@ -64,6 +86,10 @@ static struct insn_file *file_of(struct insn_cache *c, struct pev_dso *dso)
 	f->dso = dso;
 	f->fd = name[0] == '[' ? -1 : open(name, O_RDONLY | O_CLOEXEC);
 	f->is64 = true;
+	f->mem = NULL;
+	f->mem_len = 0;
+	if (!strcmp(name, "[vdso]"))
+		vdso_image(f);
 	if (f->fd >= 0 && pread(f->fd, ident, sizeof(ident), 0) == (ssize_t)sizeof(ident) &&
 	    !memcmp(ident, ELFMAG, SELFMAG))
 		f->is64 = ident[EI_CLASS] == ELFCLASS64;
@@ -83,9 +109,18 @@ static int fetch(struct script *s, const struct pev_addr_loc *al, uint8_t *buf)
 		return 0;
 	struct insn_file *f = file_of(s->insn, al->dso);
 
-	if (!f || f->fd < 0)
+	if (!f)
 		return 0;
-	ssize_t n = pread(f->fd, buf, 16, (off_t)al->map_ip);
+	ssize_t n = -1;
+
+	if (f->mem) {
+		if (al->map_ip < f->mem_len) {
+			n = (ssize_t)(f->mem_len - al->map_ip < 16 ? f->mem_len - al->map_ip : 16);
+			memcpy(buf, f->mem + al->map_ip, (size_t)n);
+		}
+	} else if (f->fd >= 0) {
+		n = pread(f->fd, buf, 16, (off_t)al->map_ip);
+	}
 
 	if (n <= 0)
 		return 0;

@@ -529,6 +529,6 @@ int main(void)
 	test_arm64();
 	test_recorded();
 	test_errors();
-	sh("rm -rf %s", dir);
+	if (!getenv("KEEP")) sh("rm -rf %s", dir);
 	return t_done();
 }
