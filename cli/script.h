@@ -144,6 +144,8 @@ struct script {
 	struct srccode_state *srccode;	/* per-thread last line, script_src.c */
 	size_t srccode_len, srccode_cap;
 	struct insn_cache *insn;	/* script_insn.c */
+	struct dso_sections *sections;	/* script_src.c */
+	size_t nr_sections;
 };
 
 /* script_fields.c */
