@@ -160,7 +160,7 @@ const char *script_field_missing(const struct perf_event_attr *attr, uint64_t fi
 void script_print_sample(struct script *s, const struct pev_record *rec);
 void script_print_start(struct script *s, const struct script_event *ev,
 			const struct pev_sample_id *sid, uint32_t pid, uint32_t tid,
-			bool has_time);
+			bool has_time, const struct pev_record *rec);
 
 /* script_extra.c: the fields beyond the basic ones */
 void script_print_regs(struct script *s, const struct pev_regs *r);

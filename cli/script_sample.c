@@ -22,9 +22,59 @@ static void print_time(struct script *s, uint64_t t)
 	so_mem(o, ": ", 2);
 }
 
+/* perf's misc column: K/U/H/G/g tested as (misc & m) == m over the
+ * cpumode values (so a hypervisor sample reads "KUH"), then the record
+ * type's flag, padded as perf's "%*s" of " " to 6 - n. */
+static void print_misc(struct obuf *o, const struct pev_record *rec)
+{
+	static const struct { unsigned m; char c; } modes[] = {
+		{ PERF_RECORD_MISC_KERNEL, 'K' }, { PERF_RECORD_MISC_USER, 'U' },
+		{ PERF_RECORD_MISC_HYPERVISOR, 'H' },
+		{ PERF_RECORD_MISC_GUEST_KERNEL, 'G' },
+		{ PERF_RECORD_MISC_GUEST_USER, 'g' },
+	};
+	unsigned misc = rec->misc;
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].m) == modes[i].m) {
+			so_char(o, modes[i].c);
+			n++;
+		}
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (misc & PERF_RECORD_MISC_MMAP_DATA) {
+			so_char(o, 'M');
+			n++;
+		}
+		break;
+	case PERF_RECORD_COMM:
+		if (misc & PERF_RECORD_MISC_COMM_EXEC) {
+			so_char(o, 'E');
+			n++;
+		}
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			so_char(o, 'S');
+			n++;
+			if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) {
+				so_char(o, 'p');
+				n++;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	so_spaces(o, n < 5 ? (size_t)(6 - n) : 1);
+}
+
 void script_print_start(struct script *s, const struct script_event *ev,
 			const struct pev_sample_id *sid, uint32_t pid, uint32_t tid,
-			bool has_time)
+			bool has_time, const struct pev_record *rec)
 {
 	struct obuf *o = &s->out;
 	uint64_t f = ev->fields;
@@ -57,6 +107,8 @@ void script_print_start(struct script *s, const struct script_event *ev,
 		so_u64_zero(o, sid->cpu, 3);
 		so_mem(o, "] ", 2);
 	}
+	if (f & F_MISC)
+		print_misc(o, rec);
 	if (f & F_TOD)
 		script_print_tod(s, has_time ? sid->time : 0);
 	if (f & F_TIME)
@@ -160,7 +212,7 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 	bool have_al = false;
 
 	script_print_start(s, ev, &rec->sample_id, smp->pid, smp->tid,
-			   smp->fields & PERF_SAMPLE_TIME);
+			   smp->fields & PERF_SAMPLE_TIME, rec);
 	if (f & F_PERIOD) {
 		so_u64(o, smp->period, 10);
 		so_char(o, ' ');

@@ -397,6 +397,7 @@ static void test_synthetic(void)
 		{ "-F +tod", "2026-" },
 		{ "-F +tod --ns", NULL },
 		{ "-F +flags", NULL },
+		{ "-F +misc", " U      " },
 		{ "-F ip,sym,flags,ipc,synth,callindent,metric", NULL },
 		{ "-F -period,+ipc", NULL },
 		{ "-F raw:ip,addr,ins_lat", NULL },
@@ -430,6 +431,8 @@ static void test_recorded(void)
 		{ "-F ip,srccode", "sink" },
 		{ "-F +insn,+insnlen", " ilen: 3 insn: " },
 		{ "-F ip,insnlen", " ilen: " },
+		{ "-F +misc --show-mmap-events --show-task-events", " U     " },
+		{ "-F comm,misc,tod,ip --show-mmap-events --show-task-events", " E     " },
 	};
 	static const char *const chain[][2] = {
 		{ "-F +srcline", "script_deep.c:" },
