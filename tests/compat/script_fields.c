@@ -458,6 +458,11 @@ static void test_recorded(void)
 		snprintf(args, sizeof(args), "-i %s/g.data %s", dir, chain[i][0]);
 		same_output(args, chain[i][1]);
 	}
+	/* Pipe mode: the clock data and the arch arrive as records. */
+	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 1000 -k CLOCK_MONOTONIC --user-regs=ax,sp "
+			"-o - -- %s 60 2 > %s/p.data 2> /dev/null", PERF, helper, dir), 0);
+	snprintf(args, sizeof(args), "-i - -F +tod,+uregs,+insn,+srcline < %s/p.data", dir);
+	same_output(args, " ABI:2 ");
 }
 
 /* Exit status and message of perfev for args; perf's status too when
