@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli.h"
 #include "options.h"
@@ -30,6 +31,38 @@ static void set_build_ids(struct script *s)
 		if (b->filename)
 			pev_dso_cache_set_build_id(s->dsos, b->filename, b->id, b->size);
 	}
+}
+
+/* perf's normalize_arch(): the file's ARCH feature (uname -m of the
+ * recording machine), else this machine's. */
+static const char *file_arch(const struct pev_data_features *f)
+{
+	static struct utsname u;
+	const char *a = f && f->arch ? f->arch : NULL;
+
+	if (!a) {
+		if (uname(&u) < 0)
+			return "unknown";
+		a = u.machine;
+	}
+	if (!strcmp(a, "x86_64") || (a[0] == 'i' && a[1] && a[2] == '8' && a[3] == '6'))
+		return "x86";
+	if (!strcmp(a, "aarch64") || !strcmp(a, "arm64"))
+		return "arm64";
+	return a;
+}
+
+/* perf refuses tod without the CLOCK_DATA feature (perf record -k). */
+static bool tod_possible(struct script *s)
+{
+	const struct pev_data_features *f = pev_data_features(s->data);
+
+	if (f && pev_data_features_has(f, PEV_FEAT_CLOCK_DATA))
+		return true;
+	for (size_t i = 0; i < s->nr_events; i++)
+		if (s->events[i].ready && (s->events[i].fields & F_TOD))
+			return false;
+	return true;
 }
 
 static void handle(struct script *s, const struct pev_record *rec)
@@ -130,7 +163,7 @@ int cmd_script(int argc, char **argv)
 	s.opt.max_stack = 127;
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file name ('-' reads a pipe)", NULL, 0 },
-		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print: comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,dso,addr,period,...; +f/-f add/remove", opt_fields, 0 },
+		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print (perf's): comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat,cgroup; types hw,sw,trace,raw,break,synth; +f/-f add/remove", opt_fields, 0 },
 		{ OPT_BOOL, 0, "show-task-events", &s.opt.show_task, NULL, "print COMM, FORK and EXIT records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-mmap-events", &s.opt.show_mmap, NULL, "print MMAP and MMAP2 records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-switch-events", &s.opt.show_switch, NULL, "print context-switch records", NULL, 0 },
@@ -183,10 +216,18 @@ int cmd_script(int argc, char **argv)
 		if (err2 == -EINVAL)
 			goto out;
 	}
+	if (!tod_possible(&s)) {
+		cli_error("cannot print 'tod': '%s' has no clock data; record with -k/--clockid",
+			  s.opt.input);
+		goto out;
+	}
+	s.arch = file_arch(pev_data_features(s.data));
 	ret = run(&s);
 out:
 	so_release(&s.out);
 	script_trace_release(&s);
+	script_src_release(&s);
+	script_insn_release(&s);
 	for (size_t i = 0; i < s.nr_events; i++)
 		free(s.events[i].owned);
 	free(s.events);

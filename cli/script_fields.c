@@ -12,38 +12,58 @@
 
 #define NTYPES 7	/* PERF_TYPE_HARDWARE..BREAKPOINT, then "other" */
 #define TYPE_OTHER 6
+#define TYPE_SYNTH 7	/* perf's PERF_TYPE_SYNTH events (Intel PT & co) */
+#define PEV_TYPE_SYNTH 0x80000000u
 
+/* perf 6.1's names, in its order (its error message lists them so). */
 static const struct {
 	const char *name;
-	unsigned bit;
+	uint64_t bit;
 } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID },
 	{ "time", F_TIME }, { "cpu", F_CPU }, { "event", F_EVNAME },
 	{ "trace", F_TRACE }, { "ip", F_IP }, { "sym", F_SYM },
 	{ "dso", F_DSO }, { "addr", F_ADDR }, { "symoff", F_SYMOFFSET },
-	{ "period", F_PERIOD }, { "misc", F_MISC }, { "phys_addr", F_PHYS_ADDR },
-	{ "weight", F_WEIGHT }, { "data_src", F_DATA_SRC }, { "cgroup", F_CGROUP },
+	{ "srcline", F_SRCLINE }, { "period", F_PERIOD }, { "iregs", F_IREGS },
+	{ "uregs", F_UREGS }, { "brstack", F_BRSTACK },
+	{ "brstacksym", F_BRSTACKSYM }, { "flags", F_FLAGS },
+	{ "data_src", F_DATA_SRC }, { "weight", F_WEIGHT },
+	{ "bpf-output", F_BPF_OUTPUT }, { "brstackinsn", F_BRSTACKINSN },
+	{ "brstackinsnlen", F_BRSTACKINSNLEN }, { "brstackoff", F_BRSTACKOFF },
+	{ "callindent", F_CALLINDENT }, { "insn", F_INSN },
+	{ "insnlen", F_INSNLEN }, { "synth", F_SYNTH },
+	{ "phys_addr", F_PHYS_ADDR }, { "metric", F_METRIC }, { "misc", F_MISC },
+	{ "srccode", F_SRCCODE }, { "ipc", F_IPC }, { "tod", F_TOD },
+	{ "data_page_size", F_DATA_PAGE_SIZE },
+	{ "code_page_size", F_CODE_PAGE_SIZE }, { "ins_lat", F_INS_LAT },
+	{ "cgroup", F_CGROUP },
 };
+#define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 
 static const struct {
 	const char *name;
-	int type;
+	int slot;
 } type_names[] = {
 	{ "hw", PERF_TYPE_HARDWARE }, { "sw", PERF_TYPE_SOFTWARE },
 	{ "trace", PERF_TYPE_TRACEPOINT }, { "raw", PERF_TYPE_RAW },
-	{ "break", PERF_TYPE_BREAKPOINT },
+	{ "break", PERF_TYPE_BREAKPOINT }, { "synth", TYPE_SYNTH },
 };
 
 #define BASIC (F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_IP | F_SYM | \
 	       F_SYMOFFSET | F_DSO | F_PERIOD)
 
-static unsigned default_fields(int t)
+static uint64_t default_fields(int slot)
 {
-	switch (t) {
+	switch (slot) {
 	case PERF_TYPE_TRACEPOINT:
 		return F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE;
+	case PERF_TYPE_SOFTWARE:
+		return BASIC | F_BPF_OUTPUT;
 	case PERF_TYPE_RAW:
-		return BASIC | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR;
+		return BASIC | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR |
+		       F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE | F_INS_LAT;
+	case TYPE_SYNTH:
+		return (BASIC & ~F_PERIOD) | F_SYNTH;
 	default:
 		return BASIC;
 	}
@@ -51,16 +71,30 @@ static unsigned default_fields(int t)
 
 static int type_slot(uint32_t type)
 {
-	return type < PERF_TYPE_MAX && type != PERF_TYPE_HW_CACHE ? (int)type :
-	       type == PERF_TYPE_HW_CACHE ? PERF_TYPE_HW_CACHE : TYPE_OTHER;
+	if (type == PEV_TYPE_SYNTH)
+		return TYPE_SYNTH;
+	return type < PERF_TYPE_MAX ? (int)type : TYPE_OTHER;
 }
 
-static unsigned lookup_field(const char *tok)
+static uint64_t lookup_field(const char *tok)
 {
-	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+	for (size_t i = 0; i < NR_FIELD_NAMES; i++)
 		if (!strcmp(tok, field_names[i].name))
 			return field_names[i].bit;
 	return 0;
+}
+
+static void unknown_field(const char *tok)
+{
+	char list[1024];
+	size_t n = 0;
+
+	list[0] = 0;
+	for (size_t i = 0; i < NR_FIELD_NAMES && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      i ? "," : "", field_names[i].name);
+	cli_error("unknown field '%s' in -F; use [type:]field,... with the types "
+		  "hw,sw,trace,raw,break,synth and the fields %s", tok, list);
 }
 
 /* "[type:][+-]f,[+-]f,..." */
@@ -69,7 +103,7 @@ int script_fields_parse(struct script *s, const char *spec)
 	char *copy = strdup(spec), *list = copy, *save = NULL;
 	int only = -1;
 	enum { SET, ADD, DEL, NONE } mode = NONE;
-	unsigned set = 0, add = 0, del = 0;
+	uint64_t set = 0, add = 0, del = 0;
 
 	if (!copy)
 		return -ENOMEM;
@@ -79,9 +113,9 @@ int script_fields_parse(struct script *s, const char *spec)
 		*colon = 0;
 		for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
 			if (!strcmp(list, type_names[i].name))
-				only = type_names[i].type;
+				only = type_names[i].slot;
 		if (only < 0) {
-			cli_error("unknown event type '%s' in -F; use hw, sw, trace, raw or break", list);
+			cli_error("unknown event type '%s' in -F; use hw, sw, trace, raw, break or synth", list);
 			free(copy);
 			return -EINVAL;
 		}
@@ -100,14 +134,17 @@ int script_fields_parse(struct script *s, const char *spec)
 			return -EINVAL;
 		}
 		mode = m;
-		unsigned bit = lookup_field(tok);
+		uint64_t bit = lookup_field(tok);
 
 		if (!bit) {
-			cli_error("unknown field '%s' in -F; try comm,tid,pid,time,cpu,event,"
-				  "trace,ip,sym,symoff,dso,addr,period,misc,phys_addr,weight,data_src",
-				  tok);
+			unknown_field(tok);
 			free(copy);
 			return -EINVAL;
+		}
+		if (bit == F_FLAGS) {
+			/* One switch for all types, as in perf. */
+			s->print_flags = m != DEL;
+			continue;
 		}
 		if (m == SET)
 			set |= bit;
@@ -116,8 +153,14 @@ int script_fields_parse(struct script *s, const char *spec)
 		else
 			del |= bit;
 	}
+	/* perf 6.1 keeps the defaults when the list has a '+' or '-'
+	 * anywhere, so "comm,bpf-output" adds comm to them (the name's '-'). */
+	if (mode == SET && (strchr(spec, '+') || strchr(spec + (colon ? colon - copy + 1 : 0), '-'))) {
+		mode = ADD;
+		add = set;
+	}
 	free(copy);
-	for (int t = 0; t < NTYPES + 1; t++) {
+	for (int t = 0; t <= TYPE_SYNTH; t++) {
 		if (only >= 0 && t != only)
 			continue;
 		if (mode == SET) {
@@ -135,32 +178,53 @@ int script_fields_parse(struct script *s, const char *spec)
 }
 
 /* The sample bit a field needs; 0 when it needs none. */
-static uint64_t field_needs(unsigned f)
+static uint64_t field_needs(uint64_t f)
 {
-	switch (f) {
-	case F_TID: case F_PID: return PERF_SAMPLE_TID;
-	case F_TIME: return PERF_SAMPLE_TIME;
-	case F_CPU: return PERF_SAMPLE_CPU;
-	case F_IP: return PERF_SAMPLE_IP;
-	case F_ADDR: return PERF_SAMPLE_ADDR;
-	case F_PERIOD: return PERF_SAMPLE_PERIOD;
-	case F_TRACE: return PERF_SAMPLE_RAW;
-	case F_WEIGHT: return PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT;
-	case F_DATA_SRC: return PERF_SAMPLE_DATA_SRC;
-	case F_PHYS_ADDR: return PERF_SAMPLE_PHYS_ADDR;
-	case F_CGROUP: return PERF_SAMPLE_CGROUP;
-	default: return 0;
-	}
+	if (f == F_TID || f == F_PID)
+		return PERF_SAMPLE_TID;
+	if (f == F_TIME)
+		return PERF_SAMPLE_TIME;
+	if (f == F_CPU)
+		return PERF_SAMPLE_CPU;
+	if (f == F_IP)
+		return PERF_SAMPLE_IP;
+	if (f == F_ADDR)
+		return PERF_SAMPLE_ADDR;
+	if (f == F_PERIOD)
+		return PERF_SAMPLE_PERIOD;
+	if (f == F_TRACE)
+		return PERF_SAMPLE_RAW;
+	if (f == F_WEIGHT)
+		return PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT;
+	if (f == F_INS_LAT)
+		return PERF_SAMPLE_WEIGHT_STRUCT;
+	if (f == F_DATA_SRC)
+		return PERF_SAMPLE_DATA_SRC;
+	if (f == F_PHYS_ADDR)
+		return PERF_SAMPLE_PHYS_ADDR;
+	if (f == F_CGROUP)
+		return PERF_SAMPLE_CGROUP;
+	if (f == F_IREGS)
+		return PERF_SAMPLE_REGS_INTR;
+	if (f == F_UREGS)
+		return PERF_SAMPLE_REGS_USER;
+	if (f == F_DATA_PAGE_SIZE)
+		return PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (f == F_CODE_PAGE_SIZE)
+		return PERF_SAMPLE_CODE_PAGE_SIZE;
+	return 0;
 }
 
-/* The name of the first field in `fields` the attr cannot give, or NULL. */
-const char *script_field_missing(const struct perf_event_attr *attr, unsigned fields)
+/* The name of the first field of `which` the attr cannot give (with
+ * `fields` the whole selection), or NULL. */
+static const char *missing_of(const struct perf_event_attr *attr,
+			      uint64_t fields, uint64_t which)
 {
-	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++) {
-		unsigned f = field_names[i].bit;
+	for (size_t i = 0; i < NR_FIELD_NAMES; i++) {
+		uint64_t f = field_names[i].bit;
 		uint64_t need = field_needs(f);
 
-		if (!(fields & f))
+		if (!(which & f))
 			continue;
 		if (need && !(attr->sample_type & need))
 			return field_names[i].name;
@@ -169,11 +233,23 @@ const char *script_field_missing(const struct perf_event_attr *attr, unsigned fi
 			return field_names[i].name;
 		if (f == F_TRACE && attr->type != PERF_TYPE_TRACEPOINT)
 			return field_names[i].name;
+		/* The source line is the sample ip's. */
+		if ((f == F_SRCLINE || f == F_SRCCODE) && !(fields & F_IP))
+			return field_names[i].name;
+		/* Basic blocks between branches need every branch. */
+		if ((f == F_BRSTACKINSN || f == F_BRSTACKINSNLEN) &&
+		    !(attr->branch_sample_type & PERF_SAMPLE_BRANCH_ANY))
+			return field_names[i].name;
 	}
 	return NULL;
 }
 
-static unsigned drop_missing(const struct perf_event_attr *attr, unsigned fields)
+const char *script_field_missing(const struct perf_event_attr *attr, uint64_t fields)
+{
+	return missing_of(attr, fields, fields);
+}
+
+static uint64_t drop_missing(const struct perf_event_attr *attr, uint64_t fields)
 {
 	const char *miss;
 
@@ -259,12 +335,12 @@ int script_event_setup(struct script *s, size_t idx)
 		ev->tp = script_trace_find(s, ev->attr);
 	script_event_refresh_name(s, idx);
 	int slot = type_slot(ev->attr->type);
-	unsigned f = default_fields(slot == TYPE_OTHER ? PERF_TYPE_HARDWARE : slot);
+	uint64_t f = default_fields(slot);
 
 	/* Defaults the samples cannot fill are dropped quietly; what -F
 	 * asks for must be there (perf refuses to run otherwise).  The dummy
 	 * event of side-band records is not checked. */
-	unsigned asked = s->fsel[slot].user_set ? s->fsel[slot].set : s->fsel[slot].add;
+	uint64_t asked = s->fsel[slot].user_set ? s->fsel[slot].set : s->fsel[slot].add;
 	bool dummy = ev->attr->type == PERF_TYPE_SOFTWARE &&
 		     ev->attr->config == PERF_COUNT_SW_DUMMY;
 
@@ -272,14 +348,25 @@ int script_event_setup(struct script *s, size_t idx)
 		f = s->fsel[slot].set;
 	else
 		f = drop_missing(ev->attr, f & ~s->fsel[slot].del) | s->fsel[slot].add;
-	const char *miss = script_field_missing(ev->attr, f & asked);
+	const char *miss = missing_of(ev->attr, f, f & asked);
 
 	if (miss && !dummy) {
-		cli_error("samples for '%s' do not have the data for field '%s'; "
-			  "record with it or leave it out of -F", ev->name, miss);
+		if (!strcmp(miss, "srcline") || !strcmp(miss, "srccode"))
+			cli_error("cannot print '%s' for '%s' without 'ip'; add ip to -F",
+				  miss, ev->name);
+		else if (!strncmp(miss, "brstackinsn", 11))
+			cli_error("cannot print '%s' for '%s': its branch stack does not have "
+				  "every branch; record with -b (or -j any)", miss, ev->name);
+		else
+			cli_error("samples for '%s' do not have the data for field '%s'; "
+				  "record with it or leave it out of -F", ev->name, miss);
 		return -EINVAL;
 	}
 	f = drop_missing(ev->attr, f);
+	/* perf ignores bpf-output for all but software (and tracepoint)
+	 * events; it prints only for the bpf-output event itself. */
+	if (slot != PERF_TYPE_SOFTWARE && slot != PERF_TYPE_TRACEPOINT)
+		f &= ~F_BPF_OUTPUT;
 	ev->fields = f;
 	ev->callchain = (ev->attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
 			!s->opt.hide_callchain;

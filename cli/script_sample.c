@@ -22,12 +22,62 @@ static void print_time(struct script *s, uint64_t t)
 	so_mem(o, ": ", 2);
 }
 
+/* perf's misc column: K/U/H/G/g tested as (misc & m) == m over the
+ * cpumode values (so a hypervisor sample reads "KUH"), then the record
+ * type's flag, padded as perf's "%*s" of " " to 6 - n. */
+static void print_misc(struct obuf *o, const struct pev_record *rec)
+{
+	static const struct { unsigned m; char c; } modes[] = {
+		{ PERF_RECORD_MISC_KERNEL, 'K' }, { PERF_RECORD_MISC_USER, 'U' },
+		{ PERF_RECORD_MISC_HYPERVISOR, 'H' },
+		{ PERF_RECORD_MISC_GUEST_KERNEL, 'G' },
+		{ PERF_RECORD_MISC_GUEST_USER, 'g' },
+	};
+	unsigned misc = rec->misc;
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].m) == modes[i].m) {
+			so_char(o, modes[i].c);
+			n++;
+		}
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (misc & PERF_RECORD_MISC_MMAP_DATA) {
+			so_char(o, 'M');
+			n++;
+		}
+		break;
+	case PERF_RECORD_COMM:
+		if (misc & PERF_RECORD_MISC_COMM_EXEC) {
+			so_char(o, 'E');
+			n++;
+		}
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			so_char(o, 'S');
+			n++;
+			if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) {
+				so_char(o, 'p');
+				n++;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	so_spaces(o, n < 5 ? (size_t)(6 - n) : 1);
+}
+
 void script_print_start(struct script *s, const struct script_event *ev,
 			const struct pev_sample_id *sid, uint32_t pid, uint32_t tid,
-			bool has_time)
+			bool has_time, const struct pev_record *rec)
 {
 	struct obuf *o = &s->out;
-	unsigned f = ev->fields;
+	uint64_t f = ev->fields;
 
 	if (f & F_COMM) {
 		const char *comm = pev_machine_comm(s->machine, pid, tid);
@@ -57,11 +107,15 @@ void script_print_start(struct script *s, const struct script_event *ev,
 		so_u64_zero(o, sid->cpu, 3);
 		so_mem(o, "] ", 2);
 	}
+	if (f & F_MISC)
+		print_misc(o, rec);
+	if (f & F_TOD)
+		script_print_tod(s, has_time ? sid->time : 0);
 	if (f & F_TIME)
 		print_time(s, has_time ? sid->time : 0);
 }
 
-static void print_sym(struct obuf *o, const struct pev_addr_loc *al, unsigned f)
+static void print_sym(struct obuf *o, const struct pev_addr_loc *al, uint64_t f)
 {
 	if (f & F_SYM) {
 		so_char(o, ' ');
@@ -95,7 +149,7 @@ static uint8_t context_cpumode(uint64_t ctx, uint8_t cur)
 }
 
 static void print_callchain(struct script *s, const struct pev_sample *smp,
-			    unsigned f)
+			    uint64_t f)
 {
 	struct obuf *o = &s->out;
 	const uint64_t *ips = smp->callchain.ips;
@@ -117,6 +171,8 @@ static void print_callchain(struct script *s, const struct pev_sample *smp,
 			so_hex(o, al.map_ip, 16);
 		}
 		print_sym(o, &al, f);
+		if (f & F_SRCLINE)
+			script_print_srcline(s, &al, "\n  ");
 		so_char(o, '\n');
 	}
 }
@@ -150,10 +206,13 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 		return;
 	if (!s->name_width)
 		ensure_name_width(s);
-	unsigned f = ev->fields;
+	uint64_t f = ev->fields;
+	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct pev_addr_loc al;
+	bool have_al = false;
 
 	script_print_start(s, ev, &rec->sample_id, smp->pid, smp->tid,
-			   smp->fields & PERF_SAMPLE_TIME);
+			   smp->fields & PERF_SAMPLE_TIME, rec);
 	if (f & F_PERIOD) {
 		so_u64(o, smp->period, 10);
 		so_char(o, ' ');
@@ -162,6 +221,8 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 		so_str_w(o, ev->name, s->name_width, false);
 		so_mem(o, ": ", 2);
 	}
+	if (s->print_flags)
+		script_print_flags(o);
 	if ((f & F_TRACE) && ev->tp && (smp->fields & PERF_SAMPLE_RAW))
 		script_trace_print(s, ev, smp);
 	if (f & F_ADDR)
@@ -174,30 +235,58 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 		so_char(o, ' ');
 		so_str(o, buf);
 	}
+	/* With WEIGHT_STRUCT, perf's weight is its low 32 bits and ins_lat
+	 * the next 16. */
 	if (f & F_WEIGHT)
-		so_u64(o, smp->weight, 16);
+		so_u64(o, smp->fields & PERF_SAMPLE_WEIGHT_STRUCT ?
+			  (uint32_t)smp->weight : smp->weight, 16);
+	if (f & F_INS_LAT)
+		so_u64(o, (uint16_t)(smp->weight >> 32), 16);
 	if (f & (F_IP | F_SYM | F_DSO)) {
 		if (ev->callchain && (smp->fields & PERF_SAMPLE_CALLCHAIN)) {
 			so_char(o, '\n');
 			print_callchain(s, smp, f);
 		} else {
-			struct pev_addr_loc al;
-
 			so_char(o, ' ');
-			pev_machine_resolve(s->machine, smp->pid, smp->ip,
-					    rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, &al);
+			pev_machine_resolve(s->machine, smp->pid, smp->ip, cpumode, &al);
+			have_al = true;
 			if (f & F_IP)
 				so_hex(o, smp->ip, 16);
 			print_sym(o, &al, f);
+			if (f & F_SRCLINE)
+				script_print_srcline(s, &al, "\n  ");
 		}
 	}
-	if (f & F_PHYS_ADDR) {
-		so_char(o, ' ');
-		so_hex(o, smp->phys_addr, 16);
+	if (f & F_IREGS)
+		script_print_regs(s, &smp->regs_intr);
+	if (f & F_UREGS)
+		script_print_regs(s, &smp->regs_user);
+	if (f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF))
+		script_print_brstack(s, ev, smp, cpumode);
+	if ((f & F_BPF_OUTPUT) && ev->attr->type == PERF_TYPE_SOFTWARE &&
+	    ev->attr->config == PERF_COUNT_SW_BPF_OUTPUT &&
+	    (smp->fields & PERF_SAMPLE_RAW))
+		script_print_bpf_output(o, &smp->raw);
+	if (f & (F_INSN | F_INSNLEN)) {
+		if (!have_al)
+			pev_machine_resolve(s->machine, smp->pid, smp->ip, cpumode, &al);
+		have_al = true;
+		script_print_insn(s, f, &al);
 	}
+	if (f & F_PHYS_ADDR)		/* "%16lx", no space before */
+		so_hex(o, smp->phys_addr, 16);
+	if (f & F_DATA_PAGE_SIZE)
+		script_print_page_size(o, smp->data_page_size);
+	if (f & F_CODE_PAGE_SIZE)
+		script_print_page_size(o, smp->code_page_size);
 	if (f & F_CGROUP) {
 		so_char(o, ' ');
 		so_u64(o, smp->cgroup, 0);
 	}
 	so_char(o, '\n');
+	if (f & F_SRCCODE) {
+		if (!have_al)
+			pev_machine_resolve(s->machine, smp->pid, smp->ip, cpumode, &al);
+		script_print_srccode(s, smp->tid, &al);
+	}
 }

@@ -143,7 +143,7 @@ void script_print_side(struct script *s, const struct pev_record *rec)
 			sid.time = rec->u.fork.time;
 		has_time = true;
 	}
-	script_print_start(s, &s->events[idx], &sid, pid, tid, has_time);
+	script_print_start(s, &s->events[idx], &sid, pid, tid, has_time, rec);
 	so_mem(&s->out, "PERF_RECORD_", 12);
 	so_str(&s->out, type_name(rec->type));
 	record_details(&s->out, rec);

@@ -192,6 +192,34 @@ PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,
  * process is unknown. */
 PEV_EXPORT long pev_machine_nr_maps(struct pev_machine *m, int64_t pid);
 
+/* ---------------------------------------------------------- source lines */
+
+/* Addresses to source file and line through an ELF file's DWARF line
+ * tables (libdw), and source lines to their text.  Every answer is
+ * cached.  Not thread-safe. */
+struct pev_srclines;
+
+/* A new, empty resolver; NULL and errno = ENOMEM. */
+PEV_EXPORT struct pev_srclines *pev_srclines_new(void);
+/* Frees the resolver, its open files and every string it gave; accepts
+ * NULL. */
+PEV_EXPORT void pev_srclines_free(struct pev_srclines *s);
+/* The source file and line of vaddr, an ELF virtual address of the file
+ * at path (the DSO's symbol source, e.g. its debug file): the innermost
+ * line-table row, as addr2line's first answer.  1 and *file (the name as
+ * the line table gives it, interned: equal names are the same pointer,
+ * valid until the resolver is freed) and *line; 0 when the file has no
+ * line for vaddr (or no DWARF, or cannot be read); -EINVAL or -ENOMEM. */
+PEV_EXPORT int pev_srclines_lookup(struct pev_srclines *s, const char *path,
+				   uint64_t vaddr, const char **file,
+				   unsigned *line);
+/* The text of line `line` (1-based) of source file `file`, without its
+ * newline, and its length in *len; NULL when the file cannot be read or
+ * is shorter.  Valid until the resolver is freed. */
+PEV_EXPORT const char *pev_srclines_text(struct pev_srclines *s,
+					 const char *file, unsigned line,
+					 size_t *len);
+
 #ifdef __cplusplus
 }
 #endif
