@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,15 +24,54 @@ struct pev_workload {
 	int status;
 };
 
+extern char **environ;
+
+/* execvp's PATH search, done by the child while the parent is still
+ * opening counters: each miss of execvp is a failed execve (tens of µs
+ * here), which would otherwise lie between "go" and the workload's start.
+ * Async-signal-safe calls only.  Leaves out[0] = 0 (use execvp) unless
+ * argv0 is found as an executable regular file in an absolute PATH entry
+ * that comes before any relative one (child_setup may change directory). */
+static void resolve(const char *argv0, char *out, size_t size)
+{
+	const char *path = NULL;
+	size_t n = strlen(argv0);
+	struct stat st;
+
+	out[0] = 0;
+	if (strchr(argv0, '/'))
+		return;
+	for (char **e = environ; e && *e; e++)
+		if (!strncmp(*e, "PATH=", 5)) {
+			path = *e + 5;
+			break;
+		}
+	while (path && *path == '/') {
+		const char *end = strchr(path, ':');
+		size_t d = end ? (size_t)(end - path) : strlen(path);
+
+		if (d + 1 + n + 1 > size)
+			break;
+		memcpy(out, path, d);
+		out[d] = '/';
+		memcpy(out + d + 1, argv0, n + 1);
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+			return;
+		path = end ? end + 1 : NULL;
+	}
+	out[0] = 0;
+}
+
 static void child(int go, int err, char *const argv[],
 		  const struct pev_workload_opts *o)
 {
-	char c;
+	char c, file[4096];
 	ssize_t r;
 	int e;
 
 	/* Only async-signal-safe calls from here on: the parent may have
 	 * other threads. */
+	resolve(argv[0], file, sizeof(file));
 	do
 		r = read(go, &c, 1);
 	while (r < 0 && errno == EINTR);
@@ -39,6 +80,10 @@ static void child(int go, int err, char *const argv[],
 	close(go);
 	if (o && o->child_setup)
 		o->child_setup(o->child_arg);
+	if (file[0])
+		execv(file, argv);
+	/* Not found ahead, or that exec failed (a script without #!, which
+	 * execvp hands to /bin/sh; a file changed meanwhile): execvp decides. */
 	execvp(argv[0], argv);
 	e = errno;
 	r = write(err, &e, sizeof(e));
