@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -94,6 +96,47 @@ static inline int t_run_argv(char *const argv[], const char *input, struct t_run
 	r->exit_code = WIFEXITED(r->status) ? WEXITSTATUS(r->status)
 		     : 128 + WTERMSIG(r->status);
 	return 0;
+}
+
+/* Run a shell command line built like printf; its exit status, or 128+N
+ * when it died of signal N. */
+static inline int t_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int t_sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* A whole file, NUL-terminated (malloc'ed; an empty string when it cannot
+ * be read); *len gets its size. */
+static inline char *t_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+
+	while (f && b) {
+		if (n + 4096 > cap)
+			b = realloc(b, cap *= 2);
+		size_t r = fread(b + n, 1, cap - n - 1, f);
+
+		if (!r)
+			break;
+		n += r;
+	}
+	if (f)
+		fclose(f);
+	if (b)
+		b[n] = 0;
+	*len = n;
+	return b;
 }
 
 /* Run perfev with the given arguments (NULL-terminated). */

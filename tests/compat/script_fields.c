@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "cliutil.h"
 #include "unit/record_build.h"
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
@@ -24,43 +25,6 @@
 
 static char dir[64];
 static char perfev[4096], helper[4096];
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-
-	while (f && b) {
-		if (n + 4096 > cap)
-			b = realloc(b, cap *= 2);
-		size_t r = fread(b + n, 1, cap - n - 1, f);
-
-		if (!r)
-			break;
-		n += r;
-	}
-	if (f)
-		fclose(f);
-	if (b)
-		b[n] = 0;
-	*len = n;
-	return b;
-}
 
 /* A known difference (README): in some glibc units whose code comes from
  * headers, the binutils 2.40 addr2line that perf runs names another file
@@ -76,15 +40,15 @@ static const char *srcline_fix =
 static void same_output(const char *args, const char *needle)
 {
 	size_t la, lb;
-	int ra = sh("TZ=UTC %s script %s > %s/a.txt 2> %s/a.err && sed -E -i '%s' %s/a.txt",
+	int ra = t_sh("TZ=UTC %s script %s > %s/a.txt 2> %s/a.err && sed -E -i '%s' %s/a.txt",
 		    perfev, args, dir, dir, srcline_fix, dir);
-	int rb = sh("TZ=UTC %s script %s > %s/b.txt 2> %s/b.err && sed -E -i '%s' %s/b.txt",
+	int rb = t_sh("TZ=UTC %s script %s > %s/b.txt 2> %s/b.err && sed -E -i '%s' %s/b.txt",
 		    PERF, args, dir, dir, srcline_fix, dir);
 	char pa[128], pb[128];
 
 	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
 	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
-	char *a = slurp(pa, &la), *b = slurp(pb, &lb);
+	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
 
 	CHECK_MSG(ra == 0, "%s: perfev script exited %d", args, ra);
 	CHECK_MSG(rb == 0, "%s: perf script exited %d", args, rb);
@@ -408,7 +372,7 @@ static void test_synthetic(void)
 	snprintf(path, sizeof(path), "%s/synth.data", dir);
 	write_synthetic(path, NULL);
 	/* perf must take the file as it is. */
-	CHECK_EQ_INT(sh("%s script -i %s > /dev/null 2> %s/e.txt", PERF, path, dir), 0);
+	CHECK_EQ_INT(t_sh("%s script -i %s > /dev/null 2> %s/e.txt", PERF, path, dir), 0);
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		snprintf(args, sizeof(args), "-i %s %s", path, sets[i][0]);
 		same_output(args, sets[i][1]);
@@ -442,7 +406,7 @@ static void test_recorded(void)
 		{ "-F ip,sym,insn,insnlen", " insn: " },
 	};
 
-	if (sh("%s record -q -e cpu-clock -F 1000 --user-regs=ax,bx,sp,ip -I --code-page-size "
+	if (t_sh("%s record -q -e cpu-clock -F 1000 --user-regs=ax,bx,sp,ip -I --code-page-size "
 	       "--data-page-size -k CLOCK_MONOTONIC -o %s/r.data -- %s 120 4 2 > /dev/null 2>&1",
 	       PERF, dir, helper)) {
 		printf("recorded part skipped: perf record cannot sample registers here\n");
@@ -452,14 +416,14 @@ static void test_recorded(void)
 		snprintf(args, sizeof(args), "-i %s/r.data %s", dir, flat[i][0]);
 		same_output(args, flat[i][1]);
 	}
-	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 2000 -g -k CLOCK_MONOTONIC -o %s/g.data "
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 -g -k CLOCK_MONOTONIC -o %s/g.data "
 			"-- %s 200 6 2 > /dev/null 2>&1", PERF, dir, helper), 0);
 	for (size_t i = 0; i < sizeof(chain) / sizeof(chain[0]); i++) {
 		snprintf(args, sizeof(args), "-i %s/g.data %s", dir, chain[i][0]);
 		same_output(args, chain[i][1]);
 	}
 	/* Pipe mode: the clock data and the arch arrive as records. */
-	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 1000 -k CLOCK_MONOTONIC --user-regs=ax,sp "
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 1000 -k CLOCK_MONOTONIC --user-regs=ax,sp "
 			"-o - -- %s 60 2 > %s/p.data 2> /dev/null", PERF, helper, dir), 0);
 	snprintf(args, sizeof(args), "-i - -F +tod,+uregs,+insn,+srcline < %s/p.data", dir);
 	same_output(args, " ABI:2 ");
@@ -472,17 +436,17 @@ static void check_fails(const char *args, int rc, int perf_rc, const char *msg)
 	char path[128];
 	size_t len;
 
-	CHECK_EQ_INT(sh("%s script %s > %s/a.txt 2> %s/a.err", perfev, args, dir, dir), rc);
+	CHECK_EQ_INT(t_sh("%s script %s > %s/a.txt 2> %s/a.err", perfev, args, dir, dir), rc);
 	if (perf_rc >= 0)
-		CHECK_EQ_INT(sh("%s script %s > /dev/null 2>&1", PERF, args), perf_rc);
+		CHECK_EQ_INT(t_sh("%s script %s > /dev/null 2>&1", PERF, args), perf_rc);
 	snprintf(path, sizeof(path), "%s/a.err", dir);
-	char *e = slurp(path, &len);
+	char *e = t_slurp(path, &len);
 
 	CHECK_MSG(!strncmp(e, "perfev: error: ", 15) && strstr(e, msg),
 		  "%s: message '%s' lacks '%s'", args, e, msg);
 	snprintf(path, sizeof(path), "%s/a.txt", dir);
 	free(e);
-	e = slurp(path, &len);
+	e = t_slurp(path, &len);
 	CHECK_MSG(len == 0, "%s: printed %zu bytes before failing", args, len);
 	free(e);
 }
@@ -492,7 +456,7 @@ static void test_errors(void)
 	char f[256], args[512];
 
 	/* A plain file: no registers, no clock data, no branch stack. */
-	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 500 -o %s/n.data -- %s 50 2 > /dev/null 2>&1",
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 500 -o %s/n.data -- %s 50 2 > /dev/null 2>&1",
 			PERF, dir, helper), 0);
 	snprintf(f, sizeof(f), "%s/n.data", dir);
 	/* Unknown names: usage error listing every field. */
@@ -547,6 +511,6 @@ int main(void)
 	test_arm64();
 	test_recorded();
 	test_errors();
-	if (!getenv("KEEP")) sh("rm -rf %s", dir);
+	if (!getenv("KEEP")) t_sh("rm -rf %s", dir);
 	return t_done();
 }

@@ -9,49 +9,13 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "cliutil.h"
 #include <perfev/perfev.h>
 
 #define PERF "/usr/bin/perf"
 
 static char dir[64];
 static char perfev[4096], helper[4096];
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-
-	while (f && b) {
-		if (n + 4096 > cap)
-			b = realloc(b, cap *= 2);
-		size_t r = fread(b + n, 1, cap - n - 1, f);
-
-		if (!r)
-			break;
-		n += r;
-	}
-	if (f)
-		fclose(f);
-	if (b)
-		b[n] = 0;
-	*len = n;
-	return b;
-}
 
 /* Runs both tools with the same arguments (and stdin) and compares. */
 static void same_output(const char *what, const char *args, const char *input)
@@ -61,13 +25,13 @@ static void same_output(const char *what, const char *args, const char *input)
 
 	if (input)
 		snprintf(in, sizeof(in), "< %s", input);
-	int ra = sh("%s script %s %s > %s/a.txt 2> %s/a.err", perfev, args, in, dir, dir);
-	int rb = sh("%s script %s %s > %s/b.txt 2> %s/b.err", PERF, args, in, dir, dir);
+	int ra = t_sh("%s script %s %s > %s/a.txt 2> %s/a.err", perfev, args, in, dir, dir);
+	int rb = t_sh("%s script %s %s > %s/b.txt 2> %s/b.err", PERF, args, in, dir, dir);
 	char pa[128], pb[128];
 
 	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
 	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
-	char *a = slurp(pa, &la), *b = slurp(pb, &lb);
+	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
 
 	CHECK_MSG(ra == 0, "%s: perfev script exited %d", what, ra);
 	CHECK_MSG(rb == 0, "%s: perf script exited %d", what, rb);
@@ -112,9 +76,9 @@ static void test_dump(const char *file)
 		nsample += ev.rec.type == PERF_RECORD_SAMPLE;
 	}
 	pev_data_close(d);
-	CHECK_EQ_INT(sh("%s script -D -i %s > %s/d.txt", perfev, file, dir), 0);
+	CHECK_EQ_INT(t_sh("%s script -D -i %s > %s/d.txt", perfev, file, dir), 0);
 	snprintf(path, sizeof(path), "%s/d.txt", dir);
-	char *t = slurp(path, &len);
+	char *t = t_slurp(path, &len);
 
 	CHECK_EQ_U64(count(t, "]: event: "), nrec);
 	CHECK_EQ_U64(count(t, "PERF_RECORD_SAMPLE("), nsample);
@@ -133,17 +97,17 @@ static void test_bad_files(const char *good)
 
 	/* Not a perf.data file at all. */
 	snprintf(path, sizeof(path), "%s/garbage.data", dir);
-	CHECK_EQ_INT(sh("head -c 4096 /dev/urandom > %s", path), 0);
-	CHECK_EQ_INT(sh("%s script -i %s > /dev/null 2> %s/e.txt", perfev, path, dir), 1);
+	CHECK_EQ_INT(t_sh("head -c 4096 /dev/urandom > %s", path), 0);
+	CHECK_EQ_INT(t_sh("%s script -i %s > /dev/null 2> %s/e.txt", perfev, path, dir), 1);
 	snprintf(errp, sizeof(errp), "%s/e.txt", dir);
-	char *e = slurp(errp, &len);
+	char *e = t_slurp(errp, &len);
 
 	CHECK_MSG(!strncmp(e, "perfev: error: ", 15) && strstr(e, "garbage.data"),
 		  "message: %s", e);
 	free(e);
 	/* A missing file. */
-	CHECK_EQ_INT(sh("%s script -i %s/none.data > /dev/null 2> %s/e.txt", perfev, dir, dir), 1);
-	e = slurp(errp, &len);
+	CHECK_EQ_INT(t_sh("%s script -i %s/none.data > /dev/null 2> %s/e.txt", perfev, dir, dir), 1);
+	e = t_slurp(errp, &len);
 	CHECK_MSG(strstr(e, "cannot open") && strstr(e, "none.data"), "message: %s", e);
 	free(e);
 	/* A record in the data section claiming size 0: framing error. */
@@ -153,23 +117,23 @@ static void test_bad_files(const char *good)
 
 	pev_data_close(d);
 	snprintf(path, sizeof(path), "%s/broken.data", dir);
-	CHECK_EQ_INT(sh("cp %s %s", good, path), 0);
+	CHECK_EQ_INT(t_sh("cp %s %s", good, path), 0);
 	int fd = open(path, O_WRONLY);
 	uint16_t zero = 0;
 
 	/* The 40th record or so: walk a few records from the data start. */
 	CHECK(fd >= 0 && pwrite(fd, &zero, 2, (off_t)off + 6) == 2);
 	close(fd);
-	int rc = sh("%s script -i %s > /dev/null 2> %s/e.txt", perfev, path, dir);
+	int rc = t_sh("%s script -i %s > /dev/null 2> %s/e.txt", perfev, path, dir);
 
 	CHECK_EQ_INT(rc, 1);
-	e = slurp(errp, &len);
+	e = t_slurp(errp, &len);
 	CHECK_MSG(!strncmp(e, "perfev: error: ", 15), "message: %s", e);
 	free(e);
 	/* Unknown -F field: usage error. */
-	CHECK_EQ_INT(sh("%s script -i %s -F comm,bogus > /dev/null 2>&1", perfev, good), 2);
+	CHECK_EQ_INT(t_sh("%s script -i %s -F comm,bogus > /dev/null 2>&1", perfev, good), 2);
 	/* A field the samples lack: error, like perf. */
-	CHECK_EQ_INT(sh("%s script -i %s -F comm,addr > /dev/null 2>&1", perfev, good), 1);
+	CHECK_EQ_INT(t_sh("%s script -i %s -F comm,addr > /dev/null 2>&1", perfev, good), 1);
 }
 
 int main(void)
@@ -179,7 +143,7 @@ int main(void)
 
 	if (access(PERF, X_OK))
 		T_SKIP("%s is not installed", PERF);
-	if (sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
+	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
 		T_SKIP("perf record cannot sample cpu-clock here");
 	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
 	snprintf(helper, sizeof(helper), "%s/tests/helpers/script_deep", b ? b : "build");
@@ -190,7 +154,7 @@ int main(void)
 		T_FATAL("mkdtemp");
 
 	/* File mode, callchains. */
-	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 2000 -g -o %s/f.data -- %s 300 8 2 > /dev/null 2>&1",
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 -g -o %s/f.data -- %s 300 8 2 > /dev/null 2>&1",
 			PERF, dir, helper), 0);
 	char args[512];
 
@@ -207,13 +171,13 @@ int main(void)
 
 	/* Two events: perf's synthesized records carry sample_id id 0,
 	 * which belongs to the first event. */
-	CHECK_EQ_INT(sh("%s record -q -e cpu-clock,task-clock -F 2000 -g -o %s/m.data -- %s 150 4 2 > /dev/null 2>&1",
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock,task-clock -F 2000 -g -o %s/m.data -- %s 150 4 2 > /dev/null 2>&1",
 			PERF, dir, helper), 0);
 	snprintf(args, sizeof(args), "-i %s/m.data --show-task-events --show-mmap-events", dir);
 	same_output("two events, synthesized records", args, NULL);
 
 	/* Pipe mode, read with -i -. */
-	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 2000 -g -o - -- %s 200 6 > %s/p.data 2>/dev/null",
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 -g -o - -- %s 200 6 > %s/p.data 2>/dev/null",
 			PERF, helper, dir), 0);
 	char in[128];
 
@@ -221,14 +185,14 @@ int main(void)
 	same_output("pipe -i -", "-i -", in);
 
 	/* zstd-compressed records. */
-	CHECK_EQ_INT(sh("%s record -q -z -e cpu-clock -F 2000 -g -o %s/z.data -- %s 200 6 > /dev/null 2>&1",
+	CHECK_EQ_INT(t_sh("%s record -q -z -e cpu-clock -F 2000 -g -o %s/z.data -- %s 200 6 > /dev/null 2>&1",
 			PERF, dir, helper), 0);
 	snprintf(args, sizeof(args), "-i %s/z.data --show-task-events", dir);
 	same_output("-z", args, NULL);
 
 	/* Context switches of the workload, with CPUs.  (Not -a: other
 	 * processes' C++ symbols would be printed mangled; see README.) */
-	CHECK_EQ_INT(sh("%s record -q -e cpu-clock -F 1000 --sample-cpu -g --switch-events -o %s/s.data -- %s 150 4 2 > /dev/null 2>&1",
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 1000 --sample-cpu -g --switch-events -o %s/s.data -- %s 150 4 2 > /dev/null 2>&1",
 			PERF, dir, helper), 0);
 	snprintf(args, sizeof(args), "-i %s/s.data --show-switch-events --show-task-events --show-lost-events", dir);
 	same_output("switch events", args, NULL);
@@ -237,7 +201,7 @@ int main(void)
 	if (pev_tracefs_find(tracefs, sizeof(tracefs), true) < 0) {
 		printf("tracepoint part skipped: no tracefs\n");
 	} else {
-		CHECK_EQ_INT(sh("%s record -q -e sched:sched_switch -a -o %s/t.data -- sleep 0.2 > /dev/null 2>&1",
+		CHECK_EQ_INT(t_sh("%s record -q -e sched:sched_switch -a -o %s/t.data -- sleep 0.2 > /dev/null 2>&1",
 				PERF, dir), 0);
 		snprintf(args, sizeof(args), "-i %s/t.data", dir);
 		same_output("sched:sched_switch", args, NULL);
@@ -245,7 +209,7 @@ int main(void)
 		char pa[128];
 
 		snprintf(pa, sizeof(pa), "%s/a.txt", dir);
-		char *t = slurp(pa, &len);
+		char *t = t_slurp(pa, &len);
 
 		CHECK(strstr(t, "sched:sched_switch: prev_comm=") && strstr(t, " ==> next_comm="));
 		free(t);
@@ -256,6 +220,6 @@ int main(void)
 	snprintf(f, sizeof(f), "%s/f.data", dir);
 	test_dump(f);
 	test_bad_files(f);
-	sh("rm -rf %s", dir);
+	t_sh("rm -rf %s", dir);
 	return t_done();
 }
