@@ -262,8 +262,7 @@ static void unescape_mount(char *s)
 	*o = '\0';
 }
 
-/* The first cgroup2 mount point, or -ENODEV. */
-static int cgroup2_mount(char *out, size_t size)
+PEV_EXPORT int pev_cgroup2_mount(char *out, size_t size)
 {
 	FILE *f = fopen("/proc/self/mounts", "re");
 	char line[4096];
@@ -300,7 +299,7 @@ PEV_EXPORT struct pev_target *pev_target_new_cgroup(const char *name,
 		errno = EINVAL;
 		return NULL;
 	}
-	err = cgroup2_mount(mnt, sizeof(mnt));
+	err = pev_cgroup2_mount(mnt, sizeof(mnt));
 	if (err)
 		return fail(NULL, -err);
 	if (name[0] == '/' && !strncmp(name, mnt, strlen(mnt)) &&

@@ -84,6 +84,11 @@ PEV_EXPORT struct pev_target *pev_target_new_cpus(const char *cpulist);
 PEV_EXPORT struct pev_target *pev_target_new_cgroup(const char *name,
 						    const char *cpulist);
 
+/* The first cgroup2 mount point from /proc/self/mounts (octal escapes
+ * undone) into out: 0, -ENODEV when none is mounted (or its path does not
+ * fit in size), -errno when /proc cannot be read. */
+PEV_EXPORT int pev_cgroup2_mount(char *out, size_t size);
+
 PEV_EXPORT void pev_target_free(struct pev_target *t);
 
 PEV_EXPORT enum pev_target_kind pev_target_kind(const struct pev_target *t);

@@ -5,30 +5,12 @@
 
 static char mnt[512];
 
-static int find_cgroup2(void)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char dev[256], dir[512], type[64];
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(mnt, sizeof(mnt), "%s", dir);
-			found = 1;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
 int main(void)
 {
 	char name[64], path[700], procs[800];
 	int go[2], st;
 
-	if (!find_cgroup2())
+	if (pev_cgroup2_mount(mnt, sizeof(mnt)) < 0)
 		T_SKIP("no cgroup2 file system mounted");
 	snprintf(name, sizeof(name), "perfev-test-%d", (int)getpid());
 	snprintf(path, sizeof(path), "%s/%s", mnt, name);

@@ -134,19 +134,8 @@ static void perf_reads(const char *out)
 static const char *cgroup2_mount(void)
 {
 	static char dir[512];
-	char dev[256], type[64];
-	FILE *f = fopen("/proc/self/mounts", "r");
-	bool found = false;
 
-	if (!f)
-		return NULL;
-	while (fscanf(f, "%255s %511s %63s %*s %*d %*d", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			found = true;
-			break;
-		}
-	fclose(f);
-	return found ? dir : NULL;
+	return pev_cgroup2_mount(dir, sizeof(dir)) == 0 ? dir : NULL;
 }
 
 static uint64_t cgroup_id(const char *path)

@@ -91,8 +91,6 @@ static void mask_digits(char *s)
 int main(void)
 {
 	const char *b = getenv("PERFEV_BUILD");
-	char line[512];
-	FILE *m = fopen("/proc/mounts", "re");
 	struct t_run r, pr;
 	static const char *const modes[] = { "--per-socket", "--per-die", "--per-core",
 					     "--per-node" };
@@ -169,16 +167,7 @@ int main(void)
 	}
 
 	/* exact counts in a cgroup */
-	while (m && fgets(line, sizeof(line), m)) {
-		char dev[64], dir[200], type[32];
-		if (sscanf(line, "%63s %199s %31s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
-			snprintf(mnt, sizeof(mnt), "%s", dir);
-			break;
-		}
-	}
-	if (m)
-		fclose(m);
-	if (!mnt[0])
+	if (pev_cgroup2_mount(mnt, sizeof(mnt)) < 0)
 		T_SKIP("no cgroup v2 mount in /proc/mounts");
 	t_need_getppid_tracepoint();
 	snprintf(loop, sizeof(loop), "%s/tests/helpers/getppid_loop", b && *b ? b : "build");

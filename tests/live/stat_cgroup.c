@@ -3,6 +3,7 @@
  * N times is counted exactly N (plus what the helper itself costs at exit,
  * measured first with N = 0: sanitizer runtimes make calls of their own). */
 #include <sys/stat.h>
+#include <perfev/target.h>
 #include "stat_util.h"
 
 static char cg_path[256];
@@ -38,21 +39,11 @@ static long long count_in_cgroup(const char *name, const char *loop, int n)
 
 int main(void)
 {
-	char loop[512], name[64], mnt[200] = "", line[512];
+	char loop[512], name[64], mnt[200] = "";
 	const char *b = getenv("PERFEV_BUILD");
-	FILE *m = fopen("/proc/mounts", "re");
 
 	/* The cgroup2 mount: /sys/fs/cgroup, or .../unified on hybrid systems. */
-	while (m && fgets(line, sizeof(line), m)) {
-		char dev[64], dir[200], type[32];
-		if (sscanf(line, "%63s %199s %31s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
-			snprintf(mnt, sizeof(mnt), "%s", dir);
-			break;
-		}
-	}
-	if (m)
-		fclose(m);
-	if (!mnt[0])
+	if (pev_cgroup2_mount(mnt, sizeof(mnt)) < 0)
 		T_SKIP("no cgroup v2 mount in /proc/mounts");
 	t_need_getppid_tracepoint();
 	snprintf(loop, sizeof(loop), "%s/tests/helpers/getppid_loop", b && *b ? b : "build");
