@@ -326,6 +326,21 @@ int cmd_stat(int argc, char **argv)
 		cli_error("'-I %d' is too short; use 10 ms or more", a.interval_ms);
 		return EXIT_USAGE;
 	}
+	if (a.interval_count && !a.interval_ms) {
+		/* perf refuses it too */
+		cli_error("--interval-count counts -I intervals; add -I MSECS");
+		return EXIT_USAGE;
+	}
+	if (a.pids || a.tids) {
+		pid_t ids[4096];
+		const char *list = a.pids ? a.pids : a.tids;
+		if (pev_idlist_parse(list, ids, 4096) <= 0) {
+			cli_error("'%s' is not a list of %s ids; use %s", list,
+				  a.pids ? "process" : "thread",
+				  a.pids ? "-p PID[,PID...]" : "-t TID[,TID...]");
+			return EXIT_USAGE;
+		}
+	}
 	if (a.timeout_ms < 0 || a.interval_count < 0) {
 		cli_error("--timeout and --interval-count take a positive number");
 		return EXIT_USAGE;
