@@ -32,6 +32,7 @@ struct session {
 	bool *frac;
 	bool *explained;
 	struct stat_welford *w;	/* -r, per event (global) */
+	struct stat_welford *w_run, *w_ena;	/* -r: their times (perf's mean) */
 	struct stat_welford elapsed;
 	double *run_s;		/* --table: each run's elapsed seconds */
 	int runs_done;
@@ -226,8 +227,11 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 		for (size_t ev = 0; ev < s->nev; ev++) {
 			struct cell *cl = &cells[u * s->nev + ev];
 			fill_cell(s, ev, per_cpu ? (int)u : -1, per_thr ? (int)u : -1, view, cl);
-			if (mean)
+			if (mean) {
 				cl->v = s->w[ev].mean;
+				cl->c.run = (uint64_t)(s->w_run[ev].mean + 0.5);
+				cl->c.ena = (uint64_t)(s->w_ena[ev].mean + 0.5);
+			}
 			if (cl->st == STAT_VAL_OK)
 				stat_shadow_add(&sh[u], s->kind[ev], cl->v);
 		}
@@ -428,7 +432,9 @@ static int open_counters(struct session *s)
 	s->dscale = calloc(s->nev, sizeof(*s->dscale));
 	s->frac = calloc(s->nev, sizeof(*s->frac));
 	s->w = calloc(s->nev, sizeof(*s->w));
-	if (!s->kind || !s->dscale || !s->frac || !s->w) {
+	s->w_run = calloc(s->nev, sizeof(*s->w_run));
+	s->w_ena = calloc(s->nev, sizeof(*s->w_ena));
+	if (!s->kind || !s->dscale || !s->frac || !s->w || !s->w_run || !s->w_ena) {
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
@@ -610,6 +616,10 @@ static int run_once(struct session *s, bool last, int *code)
 		fill_cell(s, ev, -1, -1, PEV_VIEW_TOTAL, &cl);
 		if (cl.st == STAT_VAL_OK)
 			stat_welford_add(&s->w[ev], cl.v);
+		if (cl.st != STAT_VAL_NOT_SUPPORTED) {
+			stat_welford_add(&s->w_run[ev], (double)cl.c.run);
+			stat_welford_add(&s->w_ena[ev], (double)cl.c.ena);
+		}
 	}
 	s->runs_done++;
 	if (!last && !stat_signal())
@@ -657,6 +667,8 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 	free(s.dscale);
 	free(s.frac);
 	free(s.w);
+	free(s.w_run);
+	free(s.w_ena);
 	free(s.explained);
 	free(s.run_s);
 	return rc ? rc : code;
