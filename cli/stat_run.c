@@ -33,6 +33,7 @@ struct session {
 	bool *explained;
 	struct stat_welford *w;	/* -r, per event (global) */
 	struct stat_welford *w_run, *w_ena;	/* -r: their times (perf's mean) */
+	enum stat_tool *tool;	/* per event: a tool event, or none */
 	struct stat_welford elapsed;
 	double *run_s;		/* --table: each run's elapsed seconds */
 	int runs_done;
@@ -43,7 +44,35 @@ struct session {
 	char **comm;		/* --per-thread: comm of each thread slot */
 	uint64_t t0, last_tick;
 	int intervals;
+	/* the tool events: values at the last read, at the read before
+	 * (for -I deltas), and rusage at the start of the run (ns) */
+	uint64_t tool_cur[STAT_TOOL_N], tool_prev[STAT_TOOL_N], ru0[STAT_TOOL_N];
 };
+
+static uint64_t tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+/* The tool events' values at `now` (start: the run begins). */
+static void tool_read(struct session *s, uint64_t now, bool start)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	uint64_t v[STAT_TOOL_N] = { [STAT_TOOL_DURATION] = now - s->t0,
+				    [STAT_TOOL_USER] = tv_ns(ru.ru_utime),
+				    [STAT_TOOL_SYSTEM] = tv_ns(ru.ru_stime) };
+	if (start) {
+		memcpy(s->ru0, v, sizeof(v));
+		memset(s->tool_cur, 0, sizeof(s->tool_cur));
+		memset(s->tool_prev, 0, sizeof(s->tool_prev));
+		return;
+	}
+	memcpy(s->tool_prev, s->tool_cur, sizeof(v));
+	s->tool_cur[STAT_TOOL_DURATION] = v[STAT_TOOL_DURATION];
+	s->tool_cur[STAT_TOOL_USER] = v[STAT_TOOL_USER] - s->ru0[STAT_TOOL_USER];
+	s->tool_cur[STAT_TOOL_SYSTEM] = v[STAT_TOOL_SYSTEM] - s->ru0[STAT_TOOL_SYSTEM];
+}
 
 static char *read_comm(pid_t tid)
 {
@@ -67,6 +96,16 @@ static void fill_cell(struct session *s, size_t ev, int cpu_idx, int thr_idx,
 {
 	memset(out, 0, sizeof(*out));
 	pev_counters_get(s->ctr, ev, cpu_idx, thr_idx, view, &out->c);
+	enum stat_tool t = s->tool ? s->tool[ev] : STAT_TOOL_NONE;
+	if (t != STAT_TOOL_NONE && out->c.status != PEV_COUNT_NOT_SUPPORTED) {
+		/* perf's value in place of the dummy's count, on one unit */
+		out->skip = cpu_idx > 0 || thr_idx > 0;
+		uint64_t v = s->tool_cur[t] - (view == PEV_VIEW_DELTA ? s->tool_prev[t] : 0);
+		out->c.val = out->c.run = out->c.ena = v;
+		out->v = (double)v;
+		out->st = v ? STAT_VAL_OK : STAT_VAL_NOT_COUNTED;
+		return;
+	}
 	switch (out->c.status) {
 	case PEV_COUNT_NOT_SUPPORTED:
 		out->st = STAT_VAL_NOT_SUPPORTED;
@@ -291,6 +330,7 @@ static void interval_tick(struct session *s, uint64_t now)
 {
 	if (s->ctr && pev_counters_read(s->ctr) < 0)
 		return;
+	tool_read(s, now, false);
 	interval_print(s, now);
 	s->last_tick = now;
 	s->intervals++;
@@ -434,7 +474,8 @@ static int open_counters(struct session *s)
 	s->w = calloc(s->nev, sizeof(*s->w));
 	s->w_run = calloc(s->nev, sizeof(*s->w_run));
 	s->w_ena = calloc(s->nev, sizeof(*s->w_ena));
-	if (!s->kind || !s->dscale || !s->frac || !s->w || !s->w_run || !s->w_ena) {
+	s->tool = calloc(s->nev, sizeof(*s->tool));
+	if (!s->kind || !s->dscale || !s->frac || !s->w || !s->w_run || !s->w_ena || !s->tool) {
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
@@ -443,6 +484,7 @@ static int open_counters(struct session *s)
 		const struct perf_event_attr *a = pev_counters_attr(s->ctr, ev);
 		double sc = pev_counters_scale(s->ctr, ev);
 		s->kind[ev] = a ? stat_ev_classify(a->type, a->config) : STAT_EV_OTHER;
+		s->tool[ev] = stat_tool_of(pev_counters_name(s->ctr, ev), a);
 		/* The clocks count ns and print msec, as perf. */
 		if (s->kind[ev] == STAT_EV_CLOCK && sc == 1.0)
 			sc = 1e-6;
@@ -586,6 +628,7 @@ static int run_once(struct session *s, bool last, int *code)
 			return r;
 		s->t0 = s->last_tick = stat_now_ns();
 	}
+	tool_read(s, s->t0, true);
 	r = wait_run(s, code);
 	uint64_t t1 = stat_now_ns();
 	if (r < 0) {
@@ -600,6 +643,7 @@ static int run_once(struct session *s, bool last, int *code)
 		cli_error("cannot read the counters: %s", strerror(-r));
 		return EXIT_ERROR;
 	}
+	tool_read(s, t1, false);
 	if (c->interval_ms) {
 		/* the last, partial interval, as perf */
 		if (t1 > s->last_tick + 1000000u || s->intervals == 0)
@@ -669,6 +713,7 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 	free(s.w);
 	free(s.w_run);
 	free(s.w_ena);
+	free(s.tool);
 	free(s.explained);
 	free(s.run_s);
 	return rc ? rc : code;
