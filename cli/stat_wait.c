@@ -143,17 +143,16 @@ static int pidfd_open_(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-/* The task exists and has not exited (a zombie has). */
+/* The task (a thread id too: /proc/TID exists for every thread) exists
+ * and has not exited (a zombie has). */
 static bool task_alive(pid_t tid)
 {
 	char path[64], buf[512];
 
-	if (kill(tid, 0) < 0 && errno != EPERM)
-		return false;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno != ENOENT && errno != ESRCH;
+	if (fd < 0)	/* gone, or no /proc: ask kill() */
+		return kill(tid, 0) == 0 || errno == EPERM;
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
