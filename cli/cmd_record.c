@@ -304,6 +304,31 @@ static void set_clock_features(struct rec *r, struct pev_data_features *f)
 	pev_data_features_set(f, PEV_FEAT_CLOCK_DATA, true);
 }
 
+/* TRACING_DATA: the formats of the tracepoints recorded, without which
+ * perf refuses the file ("broken or missing trace data"). */
+static int set_tracing_data(struct rec *r, struct pev_data_features *f)
+{
+	uint64_t *ids = calloc(r->nev ? r->nev : 1, sizeof(*ids));
+	size_t n = 0;
+	int e;
+
+	if (!ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nev; i++)
+		if (r->ev[i].attr.attr.type == PERF_TYPE_TRACEPOINT)
+			ids[n++] = r->ev[i].attr.attr.config;
+	e = n ? pev_data_features_tracing_data(f, ids, n) : 0;
+	free(ids);
+	if (e == -ENOMEM)
+		return e;
+	if (e < 0)
+		cli_warn("cannot read the tracepoint formats from tracefs (%s): "
+			 "the file will lack them and 'perf script' will refuse it; "
+			 "mount tracefs with 'mount -t tracefs nodev /sys/kernel/tracing'",
+			 strerror(-e));
+	return 0;
+}
+
 static int start_output(struct rec *r)
 {
 	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = r->pipe,
@@ -325,6 +350,8 @@ static int start_output(struct rec *r)
 		return e;
 	if (r->o.use_clockid)
 		set_clock_features(r, f);
+	if ((e = set_tracing_data(r, f)) < 0)
+		return e;
 	if ((e = pev_data_writer_start(r->w)) < 0)
 		return e;
 
@@ -365,6 +392,7 @@ static int check_freq(struct rec *r)
 
 	if (r->o.period)
 		return 0;
+	r->o.user_freq = r->o.freq != 0;
 	if (!r->o.freq)
 		r->o.freq = 4000;
 	if (pev_sysctl_read(PEV_SYSCTL_MAX_SAMPLE_RATE, &max) == 0 && max > 0 &&

@@ -29,6 +29,7 @@ struct rec_opts {
 	const char *specs[REC_MAX_SPECS];
 	int nspecs;
 	long freq;		/* -F; 0 = unset */
+	bool user_freq;		/* -F was given (not the default 4000) */
 	long period;		/* -c; 0 = unset */
 	bool callchain;		/* -g / --call-graph fp|dwarf */
 	bool dwarf;		/* --call-graph dwarf */
