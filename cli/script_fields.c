@@ -190,8 +190,6 @@ static uint64_t field_needs(uint64_t f)
 		return PERF_SAMPLE_IP;
 	if (f == F_ADDR)
 		return PERF_SAMPLE_ADDR;
-	if (f == F_PERIOD)
-		return PERF_SAMPLE_PERIOD;
 	if (f == F_TRACE)
 		return PERF_SAMPLE_RAW;
 	if (f == F_WEIGHT)
