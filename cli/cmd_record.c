@@ -73,65 +73,6 @@ static int opt_call_graph(const struct opt *o, const char *arg, void *ctx)
 	return -1;
 }
 
-static int opt_freq(const struct opt *o, const char *arg, void *ctx)
-{
-	struct rec_opts *a = ctx;
-	char *end;
-	(void)o;
-	if (!strcmp(arg, "max")) {
-		long max = 0;
-
-		pev_sysctl_read(PEV_SYSCTL_MAX_SAMPLE_RATE, &max);
-		a->freq = max > 0 ? max : 1000;
-		return 0;
-	}
-	a->freq = strtol(arg, &end, 10);
-	if (*end || a->freq <= 0) {
-		cli_error("invalid frequency '%s'; give Hz (e.g. -F 999) or 'max'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-/* -m pages (a power of two) or a size with B/K/M/G (rounded up to a power
- * of two pages, as perf does). */
-static int opt_mmap_pages(const struct opt *o, const char *arg, void *ctx)
-{
-	struct rec_opts *a = ctx;
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 0);
-	long page = sysconf(_SC_PAGESIZE);
-	(void)o;
-	if (end == arg)
-		goto bad;
-	if (*end) {
-		unsigned long long mul = 0;
-
-		switch (*end) {
-		case 'B': case 'b': mul = 1; break;
-		case 'K': case 'k': mul = 1ULL << 10; break;
-		case 'M': case 'm': mul = 1ULL << 20; break;
-		case 'G': case 'g': mul = 1ULL << 30; break;
-		}
-		if (!mul || end[1])
-			goto bad;
-		v = (v * mul + (unsigned long long)page - 1) / (unsigned long long)page;
-		unsigned long long p = 1;
-
-		while (p < v)
-			p <<= 1;
-		v = p;
-	}
-	if (v == 0 || (v & (v - 1)) || v > (1ULL << 24))
-		goto bad;
-	a->mmap_pages = (unsigned)v;
-	return 0;
-bad:
-	cli_error("invalid mmap size '%s'; give a power of two pages or a size like 512K",
-		  arg);
-	return -1;
-}
-
 static int opt_z(const struct opt *o, const char *arg, void *ctx)
 {
 	struct rec_opts *a = ctx;
@@ -512,8 +453,8 @@ int cmd_record(int argc, char **argv)
 	struct rec_opts *o = &r.o;
 	const struct opt opts[] = {
 		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to sample (repeatable; {a,b}:S samples the leader and reads the group)", opt_event, 0 },
-		{ OPT_CALLBACK, 'F', "freq", NULL, "Hz", "sampling frequency (default 4000; 'max')", opt_freq, 0 },
-		{ OPT_LONG, 'c', "count", &o->period, "period", "sample every period events", NULL, 0 },
+		{ OPT_CALLBACK, 'F', "freq", NULL, "Hz", "sampling frequency (default 4000; 'max')", rec_opt_freq, 0 },
+		{ OPT_CALLBACK, 'c', "count", NULL, "period", "sample every period events", rec_opt_period, 0 },
 		{ OPT_CALLBACK, 'g', NULL, NULL, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
 		{ OPT_CALLBACK, 0, "call-graph", NULL, "fp|dwarf[,size]", "call chain mode; dwarf copies size bytes of user stack (8192)", opt_call_graph, 0 },
 		{ OPT_BOOL, 'a', "all-cpus", &o->all_cpus, NULL, "system-wide on every CPU", NULL, 0 },
@@ -522,7 +463,7 @@ int cmd_record(int argc, char **argv)
 		{ OPT_STRING, 't', "tid", &o->tids, "tid,...", "sample existing threads", NULL, 0 },
 		{ OPT_BOOL, 'i', "no-inherit", &o->no_inherit, NULL, "do not follow child tasks", NULL, 0 },
 		{ OPT_BOOL, 0, "switch-events", &o->switch_events, NULL, "record context switches", NULL, 0 },
-		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "pages", "ring buffer data pages per CPU (power of two, or 512K)", opt_mmap_pages, 0 },
+		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "pages", "ring buffer data pages per CPU (rounded up to a power of two; or a size like 512K)", rec_opt_mmap_pages, 0 },
 		{ OPT_STRING, 'o', "output", &o->output, "file", "output file (default perf.data; - for a pipe stream)", NULL, 0 },
 		{ OPT_CALLBACK, 'z', "compression-level", NULL, "n", "compress records with zstd (level 1..22, default 1)", opt_z, OPT_OPTARG },
 		{ OPT_CALLBACK, 'k', "clockid", NULL, "clock", "sample times from this clock (mono, raw, realtime, boot, tai, or a number)", opt_clockid, 0 },
@@ -581,10 +522,6 @@ int cmd_record(int argc, char **argv)
 	}
 	if (check_combinations(o) < 0)
 		return EXIT_USAGE;
-	if (o->period < 0) {
-		cli_error("invalid period '%ld'; give a positive count", o->period);
-		return EXIT_USAGE;
-	}
 	check_freq(&r);
 	r.cpu_wide = o->all_cpus || o->cpus;
 

@@ -147,6 +147,9 @@ int rec_opt_branch_any(const struct opt *o, const char *arg, void *ctx);
 int rec_opt_delay(const struct opt *o, const char *arg, void *ctx);
 int rec_opt_max_size(const struct opt *o, const char *arg, void *ctx);
 int rec_opt_uid(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_period(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_freq(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_mmap_pages(const struct opt *o, const char *arg, void *ctx);
 /* perf 6.1's -j: a branch_sample_type, -ENOENT for an unknown name. */
 int rec_branch_parse(const char *arg, uint64_t *mode);
 /* Every register perf samples by default on this machine (x86_64:
