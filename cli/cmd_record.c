@@ -347,6 +347,28 @@ static int check_freq(struct rec *r)
 	return 0;
 }
 
+/* -C, -p, -t: a list that cannot be parsed is a usage error (perf prints
+ * its usage for -C abc and -t abc), not a target that fails later. */
+static int check_lists(const struct rec_opts *o)
+{
+	if (o->cpus && pev_cpulist_parse(o->cpus, NULL, 0) <= 0) {
+		cli_error("invalid CPU list '%s' for '-C'; give CPUs below %d like 0-3,5",
+			  o->cpus, PEV_MAX_CPUS);
+		return -1;
+	}
+	if (o->pids && pev_idlist_parse(o->pids, NULL, 0) <= 0) {
+		cli_error("invalid pid list '%s' for '-p'; give comma-separated process ids",
+			  o->pids);
+		return -1;
+	}
+	if (o->tids && pev_idlist_parse(o->tids, NULL, 0) <= 0) {
+		cli_error("invalid tid list '%s' for '-t'; give comma-separated thread ids",
+			  o->tids);
+		return -1;
+	}
+	return 0;
+}
+
 /* Options that exclude or need each other, as perf checks them. */
 static int check_combinations(const struct rec_opts *o)
 {
@@ -520,7 +542,7 @@ int cmd_record(int argc, char **argv)
 		cli_error("'-p'/'-t'/'-u' and a command exclude each other; give one of them");
 		return EXIT_USAGE;
 	}
-	if (check_combinations(o) < 0)
+	if (check_combinations(o) < 0 || check_lists(o) < 0)
 		return EXIT_USAGE;
 	check_freq(&r);
 	r.cpu_wide = o->all_cpus || o->cpus;

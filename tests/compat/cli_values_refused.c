@@ -3,6 +3,8 @@
  * - perfev record -c 0 (perf silently samples at 4000 Hz instead), -c
  *   with garbage, -c and -F together (perf: "cannot set frequency and
  *   period at the same time"): exit 2 with one error line, no file;
+ * - perfev record -C/-p/-t with lists that cannot be parsed: exit 2
+ *   (perf prints its usage), not 1 as a target that failed;
  * - perfev record -m 3: rounded up to 4 pages with perf's notice;
  * - perfev script -F with an empty field ("ip,sym,,,", which perf skips)
  *   or no field at all (perf: "Cannot set fields to 'none'"): exit 2;
@@ -89,6 +91,13 @@ int main(void)
 	refused(REC("-F 0"), "invalid frequency '0'");
 	refused(REC("-m 0"), "invalid mmap size '0'");
 	refused(REC("--mmap-pages abc"), "invalid mmap size 'abc'");
+	/* Lists that cannot be parsed: usage errors (perf prints its usage
+	 * for -C abc and -t abc), not targets that fail later (exit 1). */
+	refused(REC("-C abc"), "invalid CPU list 'abc'");
+	refused(REC("-C 1-0"), "invalid CPU list '1-0'");
+	refused("record -e cpu-clock -p abc -o r.data", "invalid pid list 'abc'");
+	refused("record -e cpu-clock -p 1,,2 -o r.data", "invalid pid list '1,,2'");
+	refused("record -e cpu-clock -t 0 -o r.data", "invalid tid list '0'");
 	CHECK_MSG(t_sh("test -e %s/r.data", dir) != 0, "a refused command wrote r.data");
 
 	/* -m 3: perf's "rounding mmap pages size to 16K (4 pages)". */
