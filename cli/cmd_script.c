@@ -190,6 +190,18 @@ int cmd_script(int argc, char **argv)
 	char err[512] = "";
 	struct stat st;
 
+	if (s.opt.max_stack < 0) {
+		cli_error("invalid --max-stack %d; give a number of entries, 0 or more",
+			  s.opt.max_stack);
+		return EXIT_USAGE;
+	}
+	/* perf: "Invalid file" (else every kernel symbol is [unknown]). */
+	if (s.opt.kallsyms && access(s.opt.kallsyms, R_OK)) {
+		cli_error("cannot read the kallsyms file '%s': %s", s.opt.kallsyms,
+			  strerror(errno));
+		return EXIT_ERROR;
+	}
+
 	/* perf's check_pipe: without -i, a FIFO on stdin is the stream to
 	 * read (perf record -o - | perfev script), else ./perf.data. */
 	if (!s.opt.input)

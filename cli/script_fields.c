@@ -194,6 +194,13 @@ int script_fields_parse(struct script *s, const char *spec)
 		add = set;
 	}
 	free(copy);
+	/* A second plain list replaces the first: perf says so. */
+	if (mode == SET && only < 0 && s->fsel_any)
+		cli_warn("-F '%s' overrides the previous -F for all events", spec);
+	if (mode == SET && only >= 0 &&
+	    (s->fsel[only].user_set || s->fsel[only].add || s->fsel[only].del))
+		cli_warn("-F '%s' overrides the previous -F for '%.*s' events", spec,
+			 (int)strcspn(spec, ":"), spec);
 	for (int t = 0; t <= TYPE_SYNTH; t++) {
 		if (only >= 0 && t != only)
 			continue;

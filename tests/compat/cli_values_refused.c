@@ -8,7 +8,10 @@
  * - perfev record -m 3: rounded up to 4 pages with perf's notice;
  * - perfev script -F with an empty field ("ip,sym,,,", which perf skips)
  *   or no field at all (perf: "Cannot set fields to 'none'"): exit 2;
- *   "sw:" prints nothing for software events, as perf does. */
+ *   "sw:" prints nothing for software events, as perf does; a second
+ *   plain -F warns that it overrides the first (perf: "Overriding previous
+ *   field request"); --max-stack -5 is a usage error, a --kallsyms file
+ *   that cannot be read an error (perf: "Invalid file"). */
 #include <sys/stat.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -136,6 +139,23 @@ int main(void)
 	CHECK_EQ_INT(perfev(err, sizeof(err), args), 0);
 	CHECK_EQ_INT(t_sh("cmp -s %s/b.txt %s/out.txt", dir, dir), 0);
 	CHECK_EQ_INT(t_sh("test -s %s/b.txt", dir), 1);
+	/* A second plain -F replaces the first, with a warning as perf's
+	 * "Overriding previous field request for all events." */
+	CHECK_EQ_INT(t_sh("%s script -F comm -F ip -i %s 2>&1 >/dev/null | "
+			  "grep -q 'Overriding previous field request for all events'", PERF, f), 0);
+	snprintf(args, sizeof(args), "script -F comm -F ip -i %s", f);
+	CHECK_EQ_INT(perfev(err, sizeof(err), args), 0);
+	CHECK_MSG(!strncmp(err, "perfev: warning: ", 17) && strstr(err, "overrides the previous -F"),
+		  "stderr: %s", err);
+	/* --max-stack below 0 (perf: "expects an unsigned numerical value"),
+	 * a kallsyms file that cannot be read (perf: "Invalid file"). */
+	CHECK_EQ_INT(t_sh("%s script --max-stack -5 -i %s >/dev/null 2>&1", PERF, f), 129);
+	snprintf(args, sizeof(args), "script --max-stack -5 -i %s", f);
+	refused(args, "invalid --max-stack -5");
+	CHECK(t_sh("%s script --kallsyms %s/none -i %s >/dev/null 2>&1", PERF, dir, f) != 0);
+	snprintf(args, sizeof(args), "script --kallsyms none -i %s", f);
+	CHECK_EQ_INT(perfev(err, sizeof(err), args), 1);
+	CHECK_MSG(strstr(err, "perfev: error: cannot read the kallsyms file 'none'"), "%s", err);
 	/* Good lists still work, and print what perf prints. */
 	CHECK_EQ_INT(t_sh("%s script -F comm,tid,period -i %s > %s/b.txt 2>/dev/null", PERF, f, dir), 0);
 	snprintf(args, sizeof(args), "script -F comm,tid,period -i %s", f);
