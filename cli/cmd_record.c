@@ -544,6 +544,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (check_combinations(o) < 0 || check_lists(o) < 0)
 		return EXIT_USAGE;
+	rec_mmap_notice(o);
 	check_freq(&r);
 	r.cpu_wide = o->all_cpus || o->cpus;
 

@@ -328,7 +328,8 @@ int rec_opt_freq(const struct opt *o, const char *arg, void *ctx)
 }
 
 /* -m pages or a size with B/K/M/G; perf 6.1's __evlist__parse_mmap_pages
- * rounds either up to a power of two pages, saying so. */
+ * rounds either up to a power of two pages, saying so (rec_mmap_notice,
+ * once -q is known). */
 int rec_opt_mmap_pages(const struct opt *o, const char *arg, void *ctx)
 {
 	struct rec_opts *a = ctx;
@@ -355,26 +356,30 @@ int rec_opt_mmap_pages(const struct opt *o, const char *arg, void *ctx)
 	}
 	if (v == 0 || v > (1ULL << 24))
 		goto bad;
-	if (v & (v - 1)) {
-		unsigned long long p = 1, bytes;
-		const char *unit = "";
-
-		while (p < v)
-			p <<= 1;
-		bytes = p * page;
-		if (!(bytes % (1ULL << 30)))
-			bytes >>= 30, unit = "G";
-		else if (!(bytes % (1ULL << 20)))
-			bytes >>= 20, unit = "M";
-		else if (!(bytes % (1ULL << 10)))
-			bytes >>= 10, unit = "K";
-		cli_warn("rounding mmap pages size to %llu%s (%llu pages)", bytes, unit, p);
-		v = p;
-	}
+	a->mmap_rounded = (v & (v - 1)) != 0;
+	while (v & (v - 1))
+		v += v & -v;	/* up to the next power of two */
 	a->mmap_pages = (unsigned)v;
 	return 0;
 bad:
 	cli_error("invalid mmap size '%s'; give a number of pages (1 to 16777216) or a size like 512K",
 		  arg);
 	return -1;
+}
+
+void rec_mmap_notice(const struct rec_opts *a)
+{
+	unsigned long long bytes = (unsigned long long)a->mmap_pages *
+				   (unsigned long long)sysconf(_SC_PAGESIZE);
+	const char *unit = "";
+
+	if (!a->mmap_rounded || a->quiet)
+		return;
+	if (!(bytes % (1ULL << 30)))
+		bytes >>= 30, unit = "G";
+	else if (!(bytes % (1ULL << 20)))
+		bytes >>= 20, unit = "M";
+	else if (!(bytes % (1ULL << 10)))
+		bytes >>= 10, unit = "K";
+	cli_warn("rounding mmap pages size to %llu%s (%u pages)", bytes, unit, a->mmap_pages);
 }

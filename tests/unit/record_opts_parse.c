@@ -168,10 +168,17 @@ int main(void)
 	CHECK_OK(rec_opt_mmap_pages(NULL, "8", &o));
 	CHECK_EQ_INT(o.mmap_pages, 8);
 	CHECK_STR(last_warn, "");
+	CHECK(!o.mmap_rounded);
 	CHECK_OK(rec_opt_mmap_pages(NULL, "3", &o));
 	CHECK_EQ_INT(o.mmap_pages, 4);
+	CHECK(o.mmap_rounded);
+	rec_mmap_notice(&o);
 	snprintf(want, sizeof(want), "rounding mmap pages size to %ldK (4 pages)", 4 * page / 1024);
 	CHECK_STR(last_warn, want);
+	last_warn[0] = 0;
+	o.quiet = true;		/* -q: perf says nothing */
+	rec_mmap_notice(&o);
+	CHECK_STR(last_warn, "");
 	CHECK_OK(rec_opt_mmap_pages(NULL, "129", &o));
 	CHECK_EQ_INT(o.mmap_pages, 256);
 	CHECK_OK(rec_opt_mmap_pages(NULL, "1", &o));
