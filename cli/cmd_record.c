@@ -73,65 +73,6 @@ static int opt_call_graph(const struct opt *o, const char *arg, void *ctx)
 	return -1;
 }
 
-static int opt_freq(const struct opt *o, const char *arg, void *ctx)
-{
-	struct rec_opts *a = ctx;
-	char *end;
-	(void)o;
-	if (!strcmp(arg, "max")) {
-		long max = 0;
-
-		pev_sysctl_read(PEV_SYSCTL_MAX_SAMPLE_RATE, &max);
-		a->freq = max > 0 ? max : 1000;
-		return 0;
-	}
-	a->freq = strtol(arg, &end, 10);
-	if (*end || a->freq <= 0) {
-		cli_error("invalid frequency '%s'; give Hz (e.g. -F 999) or 'max'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-/* -m pages (a power of two) or a size with B/K/M/G (rounded up to a power
- * of two pages, as perf does). */
-static int opt_mmap_pages(const struct opt *o, const char *arg, void *ctx)
-{
-	struct rec_opts *a = ctx;
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 0);
-	long page = sysconf(_SC_PAGESIZE);
-	(void)o;
-	if (end == arg)
-		goto bad;
-	if (*end) {
-		unsigned long long mul = 0;
-
-		switch (*end) {
-		case 'B': case 'b': mul = 1; break;
-		case 'K': case 'k': mul = 1ULL << 10; break;
-		case 'M': case 'm': mul = 1ULL << 20; break;
-		case 'G': case 'g': mul = 1ULL << 30; break;
-		}
-		if (!mul || end[1])
-			goto bad;
-		v = (v * mul + (unsigned long long)page - 1) / (unsigned long long)page;
-		unsigned long long p = 1;
-
-		while (p < v)
-			p <<= 1;
-		v = p;
-	}
-	if (v == 0 || (v & (v - 1)) || v > (1ULL << 24))
-		goto bad;
-	a->mmap_pages = (unsigned)v;
-	return 0;
-bad:
-	cli_error("invalid mmap size '%s'; give a power of two pages or a size like 512K",
-		  arg);
-	return -1;
-}
-
 static int opt_z(const struct opt *o, const char *arg, void *ctx)
 {
 	struct rec_opts *a = ctx;
@@ -304,6 +245,31 @@ static void set_clock_features(struct rec *r, struct pev_data_features *f)
 	pev_data_features_set(f, PEV_FEAT_CLOCK_DATA, true);
 }
 
+/* TRACING_DATA: the formats of the tracepoints recorded, without which
+ * perf refuses the file ("broken or missing trace data"). */
+static int set_tracing_data(struct rec *r, struct pev_data_features *f)
+{
+	uint64_t *ids = calloc(r->nev ? r->nev : 1, sizeof(*ids));
+	size_t n = 0;
+	int e;
+
+	if (!ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nev; i++)
+		if (r->ev[i].attr.attr.type == PERF_TYPE_TRACEPOINT)
+			ids[n++] = r->ev[i].attr.attr.config;
+	e = n ? pev_data_features_tracing_data(f, ids, n) : 0;
+	free(ids);
+	if (e == -ENOMEM)
+		return e;
+	if (e < 0)
+		cli_warn("cannot read the tracepoint formats from tracefs (%s): "
+			 "the file will lack them and 'perf script' will refuse it; "
+			 "mount tracefs with 'mount -t tracefs nodev /sys/kernel/tracing'",
+			 strerror(-e));
+	return 0;
+}
+
 static int start_output(struct rec *r)
 {
 	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = r->pipe,
@@ -325,6 +291,8 @@ static int start_output(struct rec *r)
 		return e;
 	if (r->o.use_clockid)
 		set_clock_features(r, f);
+	if ((e = set_tracing_data(r, f)) < 0)
+		return e;
 	if ((e = pev_data_writer_start(r->w)) < 0)
 		return e;
 
@@ -366,6 +334,7 @@ static int check_freq(struct rec *r)
 
 	if (r->o.period)
 		return 0;
+	r->o.user_freq = r->o.freq != 0;
 	if (!r->o.freq)
 		r->o.freq = 4000;
 	if (pev_sysctl_read(PEV_SYSCTL_MAX_SAMPLE_RATE, &max) == 0 && max > 0 &&
@@ -375,6 +344,28 @@ static int check_freq(struct rec *r)
 			 "maximum); raise /proc/sys/kernel/perf_event_max_sample_rate "
 			 "to sample faster", r->o.freq, max);
 		r->o.freq = max;
+	}
+	return 0;
+}
+
+/* -C, -p, -t: a list that cannot be parsed is a usage error (perf prints
+ * its usage for -C abc and -t abc), not a target that fails later. */
+static int check_lists(const struct rec_opts *o)
+{
+	if (o->cpus && pev_cpulist_parse(o->cpus, NULL, 0) <= 0) {
+		cli_error("invalid CPU list '%s' for '-C'; give CPUs below %d like 0-3,5",
+			  o->cpus, PEV_MAX_CPUS);
+		return -1;
+	}
+	if (o->pids && pev_idlist_parse(o->pids, NULL, 0) <= 0) {
+		cli_error("invalid pid list '%s' for '-p'; give comma-separated process ids",
+			  o->pids);
+		return -1;
+	}
+	if (o->tids && pev_idlist_parse(o->tids, NULL, 0) <= 0) {
+		cli_error("invalid tid list '%s' for '-t'; give comma-separated thread ids",
+			  o->tids);
+		return -1;
 	}
 	return 0;
 }
@@ -518,8 +509,8 @@ int cmd_record(int argc, char **argv)
 	struct rec_opts *o = &r.o;
 	const struct opt opts[] = {
 		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to sample (repeatable; {a,b}:S samples the leader and reads the group)", opt_event, 0 },
-		{ OPT_CALLBACK, 'F', "freq", NULL, "Hz", "sampling frequency (default 4000; 'max')", opt_freq, 0 },
-		{ OPT_LONG, 'c', "count", &o->period, "period", "sample every period events", NULL, 0 },
+		{ OPT_CALLBACK, 'F', "freq", NULL, "Hz", "sampling frequency (default 4000; 'max')", rec_opt_freq, 0 },
+		{ OPT_CALLBACK, 'c', "count", NULL, "period", "sample every period events", rec_opt_period, 0 },
 		{ OPT_CALLBACK, 'g', NULL, NULL, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
 		{ OPT_CALLBACK, 0, "call-graph", NULL, "fp|dwarf[,size]", "call chain mode; dwarf copies size bytes of user stack (8192)", opt_call_graph, 0 },
 		{ OPT_BOOL, 'a', "all-cpus", &o->all_cpus, NULL, "system-wide on every CPU", NULL, 0 },
@@ -528,7 +519,7 @@ int cmd_record(int argc, char **argv)
 		{ OPT_STRING, 't', "tid", &o->tids, "tid,...", "sample existing threads", NULL, 0 },
 		{ OPT_BOOL, 'i', "no-inherit", &o->no_inherit, NULL, "do not follow child tasks", NULL, 0 },
 		{ OPT_BOOL, 0, "switch-events", &o->switch_events, NULL, "record context switches", NULL, 0 },
-		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "pages", "ring buffer data pages per CPU (power of two, or 512K)", opt_mmap_pages, 0 },
+		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "pages", "ring buffer data pages per CPU (rounded up to a power of two; or a size like 512K)", rec_opt_mmap_pages, 0 },
 		{ OPT_STRING, 'o', "output", &o->output, "file", "output file (default perf.data; - for a pipe stream)", NULL, 0 },
 		{ OPT_CALLBACK, 'z', "compression-level", NULL, "n", "compress records with zstd (level 1..22, default 1)", opt_z, OPT_OPTARG },
 		{ OPT_CALLBACK, 'k', "clockid", NULL, "clock", "sample times from this clock (mono, raw, realtime, boot, tai, or a number)", opt_clockid, 0 },
@@ -583,12 +574,9 @@ int cmd_record(int argc, char **argv)
 	}
 	/* -p/-t/-u with a command: the tasks are recorded while it runs */
 	r.wl_timer = (o->pids || o->tids || o->uid_set) && r.argv;
-	if (check_combinations(o) < 0)
+	if (check_combinations(o) < 0 || check_lists(o) < 0)
 		return EXIT_USAGE;
-	if (o->period < 0) {
-		cli_error("invalid period '%ld'; give a positive count", o->period);
-		return EXIT_USAGE;
-	}
+	rec_mmap_notice(o);
 	check_freq(&r);
 	r.cpu_wide = o->all_cpus || o->cpus;
 

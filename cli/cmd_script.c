@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "options.h"
@@ -159,10 +161,9 @@ int cmd_script(int argc, char **argv)
 	};
 
 	memset(&s, 0, sizeof(s));
-	s.opt.input = "perf.data";
 	s.opt.max_stack = 127;
 	const struct opt opts[] = {
-		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file name ('-' reads a pipe)", NULL, 0 },
+		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file (default perf.data, or the pipe on stdin; '-' reads a pipe)", NULL, 0 },
 		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print (perf's): comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat,cgroup; types hw,sw,trace,raw,break,synth; +f/-f add/remove", opt_fields, 0 },
 		{ OPT_BOOL, 0, "show-task-events", &s.opt.show_task, NULL, "print COMM, FORK and EXIT records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-mmap-events", &s.opt.show_mmap, NULL, "print MMAP and MMAP2 records", NULL, 0 },
@@ -187,7 +188,25 @@ int cmd_script(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	char err[512] = "";
+	struct stat st;
 
+	if (s.opt.max_stack < 0) {
+		cli_error("invalid --max-stack %d; give a number of entries, 0 or more",
+			  s.opt.max_stack);
+		return EXIT_USAGE;
+	}
+	/* perf: "Invalid file" (else every kernel symbol is [unknown]). */
+	if (s.opt.kallsyms && access(s.opt.kallsyms, R_OK)) {
+		cli_error("cannot read the kallsyms file '%s': %s", s.opt.kallsyms,
+			  strerror(errno));
+		return EXIT_ERROR;
+	}
+
+	/* perf's check_pipe: without -i, a FIFO on stdin is the stream to
+	 * read (perf record -o - | perfev script), else ./perf.data. */
+	if (!s.opt.input)
+		s.opt.input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
+			      "-" : "perf.data";
 	s.data = pev_data_open(s.opt.input, NULL, err, sizeof(err));
 	if (!s.data) {
 		if (errno == ENOENT && strcmp(s.opt.input, "-"))

@@ -29,6 +29,7 @@ struct rec_opts {
 	const char *specs[REC_MAX_SPECS];
 	int nspecs;
 	long freq;		/* -F; 0 = unset */
+	bool user_freq;		/* -F was given (not the default 4000) */
 	long period;		/* -c; 0 = unset */
 	bool callchain;		/* -g / --call-graph fp|dwarf */
 	bool dwarf;		/* --call-graph dwarf */
@@ -37,6 +38,7 @@ struct rec_opts {
 	const char *cpus, *pids, *tids;
 	bool switch_events;
 	unsigned mmap_pages;	/* -m; 0 = perf's default */
+	bool mmap_rounded;	/* -m was rounded up to a power of two */
 	const char *output;	/* -o; NULL = perf.data (or "-" on a FIFO) */
 	int zlevel;		/* -z: zstd level; 0 = off */
 	bool quiet;
@@ -148,6 +150,11 @@ int rec_opt_branch_any(const struct opt *o, const char *arg, void *ctx);
 int rec_opt_delay(const struct opt *o, const char *arg, void *ctx);
 int rec_opt_max_size(const struct opt *o, const char *arg, void *ctx);
 int rec_opt_uid(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_period(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_freq(const struct opt *o, const char *arg, void *ctx);
+int rec_opt_mmap_pages(const struct opt *o, const char *arg, void *ctx);
+/* perf's "rounding mmap pages size to 16K (4 pages)", unless -q. */
+void rec_mmap_notice(const struct rec_opts *o);
 /* perf 6.1's -j: a branch_sample_type, -ENOENT for an unknown name. */
 int rec_branch_parse(const char *arg, uint64_t *mode);
 /* Every register perf samples by default on this machine (x86_64:

@@ -1,6 +1,7 @@
 /* perfev record: the parsers of the sample-content and target options
  * that take an argument (-I/--user-regs register lists, -j branch
- * filters, -D, --max-size, -u), with perf 6.1's names and rules. */
+ * filters, -D, --max-size, -u, -c, -F, -m), with perf 6.1's names and
+ * rules. */
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "options.h"
@@ -272,4 +274,112 @@ int rec_opt_uid(const struct opt *o, const char *arg, void *ctx)
 	}
 	a->uid_set = true;
 	return 0;
+}
+
+/* -c: a positive count.  perf 6.1 ignores -c 0 (and counts past 2^64)
+ * and samples at its default 4000 Hz instead; we refuse them. */
+int rec_opt_period(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	char *end;
+	(void)o;
+	errno = 0;
+	long v = strtol(arg, &end, 0);
+
+	if (end == arg || *end || errno || v <= 0) {
+		cli_error("invalid period '%s' for '-c'; give a positive count of events (e.g. -c 10000)",
+			  arg);
+		return -1;
+	}
+	if (a->freq) {
+		cli_error("'-c' and '-F' exclude each other (perf: cannot set frequency "
+			  "and period at the same time); give one of them");
+		return -1;
+	}
+	a->period = v;
+	return 0;
+}
+
+/* -F Hz or 'max' (perf_event_max_sample_rate). */
+int rec_opt_freq(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	char *end;
+	long v = 0;
+	(void)o;
+	if (!strcmp(arg, "max")) {
+		pev_sysctl_read(PEV_SYSCTL_MAX_SAMPLE_RATE, &v);
+		v = v > 0 ? v : 1000;
+	} else {
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || errno || v <= 0 || v > UINT_MAX) {
+			cli_error("invalid frequency '%s'; give Hz (e.g. -F 999) or 'max'", arg);
+			return -1;
+		}
+	}
+	if (a->period) {
+		cli_error("'-c' and '-F' exclude each other (perf: cannot set frequency "
+			  "and period at the same time); give one of them");
+		return -1;
+	}
+	a->freq = v;
+	return 0;
+}
+
+/* -m pages or a size with B/K/M/G; perf 6.1's __evlist__parse_mmap_pages
+ * rounds either up to a power of two pages, saying so (rec_mmap_notice,
+ * once -q is known). */
+int rec_opt_mmap_pages(const struct opt *o, const char *arg, void *ctx)
+{
+	struct rec_opts *a = ctx;
+	char *end;
+	unsigned long long page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	(void)o;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end == arg || errno || arg[0] == '-')
+		goto bad;
+	if (*end) {
+		unsigned long long mul = 0;
+
+		switch (*end) {
+		case 'B': case 'b': mul = 1; break;
+		case 'K': case 'k': mul = 1ULL << 10; break;
+		case 'M': case 'm': mul = 1ULL << 20; break;
+		case 'G': case 'g': mul = 1ULL << 30; break;
+		}
+		if (!mul || end[1] || v > (1ULL << 40))
+			goto bad;
+		v = (v * mul + page - 1) / page;
+	}
+	if (v == 0 || v > (1ULL << 24))
+		goto bad;
+	a->mmap_rounded = (v & (v - 1)) != 0;
+	while (v & (v - 1))
+		v += v & -v;	/* up to the next power of two */
+	a->mmap_pages = (unsigned)v;
+	return 0;
+bad:
+	cli_error("invalid mmap size '%s'; give a number of pages (1 to 16777216) or a size like 512K",
+		  arg);
+	return -1;
+}
+
+void rec_mmap_notice(const struct rec_opts *a)
+{
+	unsigned long long bytes = (unsigned long long)a->mmap_pages *
+				   (unsigned long long)sysconf(_SC_PAGESIZE);
+	const char *unit = "";
+
+	if (!a->mmap_rounded || a->quiet)
+		return;
+	if (!(bytes % (1ULL << 30)))
+		bytes >>= 30, unit = "G";
+	else if (!(bytes % (1ULL << 20)))
+		bytes >>= 20, unit = "M";
+	else if (!(bytes % (1ULL << 10)))
+		bytes >>= 10, unit = "K";
+	cli_warn("rounding mmap pages size to %llu%s (%u pages)", bytes, unit, a->mmap_pages);
 }

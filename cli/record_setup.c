@@ -59,6 +59,8 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 	bool sample_read = pev_evlist_event(r->evl, (size_t)pe->leader)->sample_read;
 	bool dummy = r->track_dummy && i == r->track;
 	bool delayed = o->delay_ms != 0 && !dummy;
+	bool tp = a->type == PERF_TYPE_TRACEPOINT;
+	bool user_rate = o->period || o->user_freq;
 
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	/* perf: TIME unless --per-thread without -T (no inherit and no
@@ -94,6 +96,11 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 		a->sample_type |= weight_type();
 	if (o->raw)
 		a->sample_type |= PERF_SAMPLE_RAW;
+	/* perf's evsel__newtp: a tracepoint samples its fields (RAW), the
+	 * CPU and the period, whatever the options. */
+	if (tp)
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU |
+				  PERF_SAMPLE_PERIOD;
 	if (o->all_cgroups)
 		a->sample_type |= PERF_SAMPLE_CGROUP;
 	if (o->sample_intr_regs && !dummy) {
@@ -125,8 +132,10 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 		a->read_format |= PERF_FORMAT_GROUP;
 	}
 	/* Period: the event's own period= wins, then -c, then -F; perf
-	 * samples PERIOD in frequency mode (and with -P). */
-	if (dummy) {
+	 * samples PERIOD in frequency mode (and with -P).  A tracepoint
+	 * and the dummy default to every event (period 1), and follow
+	 * only a -c or -F the user gave. */
+	if ((dummy || tp) && !pe->user_period && !user_rate) {
 		a->sample_period = 1;
 		a->freq = 0;
 	} else if (pe->user_period) {

@@ -97,6 +97,23 @@ static void unknown_field(const char *tok)
 		  "hw,sw,trace,raw,break,synth and the fields %s", tok, list);
 }
 
+/* Whether a non-empty comma list has an empty field ("a,,b", "a,",
+ * ",a", a lone "+" or "-"). */
+static bool has_empty_field(const char *list)
+{
+	if (!*list)
+		return false;
+	for (const char *f = list; ; ) {
+		size_t n = strcspn(f, ",");
+
+		if (n == 0 || (n == 1 && (*f == '+' || *f == '-')))
+			return true;
+		if (!f[n])
+			return false;
+		f += n + 1;
+	}
+}
+
 /* "[type:][+-]f,[+-]f,..." */
 int script_fields_parse(struct script *s, const char *spec)
 {
@@ -121,6 +138,23 @@ int script_fields_parse(struct script *s, const char *spec)
 		}
 		list = colon + 1;
 	}
+	/* perf 6.1 refuses an empty list for every type, but skips empty
+	 * fields ("ip,sym,,,"): we refuse those too, a typo is likelier
+	 * than a wish.  "type:" alone prints nothing for that type. */
+	if (!*list && only < 0) {
+		cli_error("-F '%s' gives no field; name at least one (e.g. -F comm,tid,ip,sym)",
+			  spec);
+		free(copy);
+		return -EINVAL;
+	}
+	if (has_empty_field(list)) {
+		cli_error("empty field in -F '%s'; separate the fields with single commas",
+			  spec);
+		free(copy);
+		return -EINVAL;
+	}
+	if (!*list)
+		mode = SET;	/* "type:": no field, that type prints nothing */
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int m = SET;
 
@@ -160,6 +194,13 @@ int script_fields_parse(struct script *s, const char *spec)
 		add = set;
 	}
 	free(copy);
+	/* A second plain list replaces the first: perf says so. */
+	if (mode == SET && only < 0 && s->fsel_any)
+		cli_warn("-F '%s' overrides the previous -F for all events", spec);
+	if (mode == SET && only >= 0 &&
+	    (s->fsel[only].user_set || s->fsel[only].add || s->fsel[only].del))
+		cli_warn("-F '%s' overrides the previous -F for '%.*s' events", spec,
+			 (int)strcspn(spec, ":"), spec);
 	for (int t = 0; t <= TYPE_SYNTH; t++) {
 		if (only >= 0 && t != only)
 			continue;
@@ -190,8 +231,6 @@ static uint64_t field_needs(uint64_t f)
 		return PERF_SAMPLE_IP;
 	if (f == F_ADDR)
 		return PERF_SAMPLE_ADDR;
-	if (f == F_PERIOD)
-		return PERF_SAMPLE_PERIOD;
 	if (f == F_TRACE)
 		return PERF_SAMPLE_RAW;
 	if (f == F_WEIGHT)

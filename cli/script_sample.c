@@ -214,7 +214,10 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 	script_print_start(s, ev, &rec->sample_id, smp->pid, smp->tid,
 			   smp->fields & PERF_SAMPLE_TIME, rec);
 	if (f & F_PERIOD) {
-		so_u64(o, smp->period, 10);
+		/* perf: the attr's period (or frequency) when the samples
+		 * lack theirs (-c without -P). */
+		so_u64(o, smp->fields & PERF_SAMPLE_PERIOD ? smp->period :
+			  ev->attr->sample_period, 10);
 		so_char(o, ' ');
 	}
 	if (f & F_EVNAME) {

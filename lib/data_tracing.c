@@ -111,7 +111,11 @@ static int find_id(const char *root, uint64_t id, char *sys, char *name)
 	return r;
 }
 
-static int put_ftrace(struct obuf *b, struct obuf *tmp, const char *root)
+/* The ftrace formats whose names are among the recorded tracepoints'
+ * (perf's record_ftrace_files matches names only; with none, a count of
+ * 0: the formats of the other ftrace events break libtraceevent). */
+static int put_ftrace(struct obuf *b, struct obuf *tmp, const char *root,
+		      char (*name)[256], size_t n)
 {
 	char p[1024];
 	struct dirent *de;
@@ -128,7 +132,11 @@ static int put_ftrace(struct obuf *b, struct obuf *tmp, const char *root)
 
 	pev__ob_u32(b, 0);
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		bool used = false;
+
+		for (size_t i = 0; i < n; i++)
+			used |= !strcmp(de->d_name, name[i]);
+		if (de->d_name[0] == '.' || !used)
 			continue;
 		snprintf(p, sizeof(p), "%s/events/ftrace/%.255s/format", root,
 			 de->d_name);
@@ -185,14 +193,19 @@ PEV_EXPORT int pev_data_features_tracing_data(struct pev_data_features *f,
 	if (r == 0)
 		r = put_file(&b, &tmp, p, true);
 	if (r == 0)
-		r = put_ftrace(&b, &tmp, root);
-	/* Systems in first-use order, each with its events. */
+		r = put_ftrace(&b, &tmp, root, name, n);
+	/* Systems in first-use order, each with its events; ftrace's went
+	 * above. */
 	bool *done = calloc(n ? n : 1, 1);
 	uint32_t nsys = 0;
 
 	if (!done)
 		r = -ENOMEM;
+	for (size_t i = 0; i < n && r == 0; i++)
+		done[i] = !strcmp(sys[i], "ftrace");
 	for (size_t i = 0; i < n && r == 0; i++) {
+		if (done[i])
+			continue;
 		bool seen = false;
 
 		for (size_t j = 0; j < i; j++)

@@ -28,10 +28,15 @@ struct proc {
 	struct maps maps;
 };
 
+/* A name as /proc/PID/comm shows it: the kernel's proc_task_name fills
+ * 64 bytes (a kworker's name carries its workqueue's), and perf keeps
+ * COMM names whole. */
+#define MACHINE_COMM_LEN 64
+
 struct thread {
 	uint32_t tid, pid;
 	bool used;
-	char comm[32];
+	char comm[MACHINE_COMM_LEN];
 };
 
 /* Open-addressing tables keyed by pid / tid. */
@@ -52,7 +57,7 @@ struct pev_machine {
 	struct thread_tab threads;
 	struct maps kernel;
 	uint64_t next_uid;
-	char unknown_comm[32];
+	char unknown_comm[MACHINE_COMM_LEN];
 	struct cache_ent *cache;
 	struct proc *last_proc;		/* the last looked-up process */
 	unsigned flags;			/* PEV_MACHINE_* */
@@ -376,7 +381,7 @@ static int process_fork(struct pev_machine *m, const struct pev_record *rec)
 {
 	const struct pev_record_fork *f = &rec->u.fork;
 	struct thread *parent = thread_find(m, f->ptid);
-	char comm[32];
+	char comm[MACHINE_COMM_LEN];
 
 	if (parent)
 		memcpy(comm, parent->comm, sizeof(comm));

@@ -1,7 +1,8 @@
 /* perfev record's option parsers (cli/record_opts.c, compiled in here):
  * perf 6.1's -j branch filter names and rules, the register names of -I
- * and --user-regs, --max-size and -D.  The branch stack cannot be opened
- * on a machine without LBR, so its attr bits are checked here. */
+ * and --user-regs, --max-size, -D, -c, -F and -m.  The branch stack
+ * cannot be opened on a machine without LBR, so its attr bits are
+ * checked here. */
 #include <stdarg.h>
 #include <sys/utsname.h>
 
@@ -19,9 +20,15 @@ void cli_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+static char last_warn[1024];
+
 void cli_warn(const char *fmt, ...)
 {
-	(void)fmt;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_warn, sizeof(last_warn), fmt, ap);
+	va_end(ap);
 }
 
 static uint64_t branch(const char *s)
@@ -111,5 +118,81 @@ int main(void)
 	CHECK_OK(rec_opt_uid(NULL, "4242", &o));
 	CHECK_EQ_INT(o.uid, 4242);
 	CHECK_EQ_INT(rec_opt_uid(NULL, "no-such-user-xyz", &o), -1);
+
+	/* -c: a positive count; perf 6.1 takes -c 0 (and counts past 2^64)
+	 * and samples at 4000 Hz instead: refused here. */
+	memset(&o, 0, sizeof(o));
+	CHECK_OK(rec_opt_period(NULL, "10000", &o));
+	CHECK_EQ_INT(o.period, 10000);
+	CHECK_OK(rec_opt_period(NULL, "0x10", &o));
+	CHECK_EQ_INT(o.period, 16);
+	last_err[0] = 0;
+	CHECK_EQ_INT(rec_opt_period(NULL, "0", &o), -1);
+	CHECK(strstr(last_err, "invalid period '0'") != NULL);
+	CHECK_EQ_INT(rec_opt_period(NULL, "-5", &o), -1);
+	CHECK_EQ_INT(rec_opt_period(NULL, "abc", &o), -1);
+	CHECK_EQ_INT(rec_opt_period(NULL, "10x", &o), -1);
+	CHECK_EQ_INT(rec_opt_period(NULL, "", &o), -1);
+	CHECK_EQ_INT(rec_opt_period(NULL, "99999999999999999999999", &o), -1);
+	CHECK_EQ_INT(o.period, 16);	/* the refused values left it alone */
+
+	/* -F: Hz > 0 or max; perf says "frequency and count are zero" for 0. */
+	memset(&o, 0, sizeof(o));
+	CHECK_OK(rec_opt_freq(NULL, "999", &o));
+	CHECK_EQ_INT(o.freq, 999);
+	CHECK_EQ_INT(rec_opt_freq(NULL, "0", &o), -1);
+	CHECK_EQ_INT(rec_opt_freq(NULL, "-1", &o), -1);
+	CHECK_EQ_INT(rec_opt_freq(NULL, "abc", &o), -1);
+	CHECK_EQ_INT(rec_opt_freq(NULL, "", &o), -1);
+	CHECK_EQ_INT(rec_opt_freq(NULL, "99999999999", &o), -1);
+	CHECK_OK(rec_opt_freq(NULL, "max", &o));
+	CHECK(o.freq > 0);
+
+	/* -c and -F together, in either order: perf's "cannot set frequency
+	 * and period at the same time". */
+	last_err[0] = 0;
+	CHECK_EQ_INT(rec_opt_period(NULL, "5", &o), -1);
+	CHECK(strstr(last_err, "'-c' and '-F' exclude each other") != NULL);
+	memset(&o, 0, sizeof(o));
+	CHECK_OK(rec_opt_period(NULL, "5", &o));
+	CHECK_EQ_INT(rec_opt_freq(NULL, "100", &o), -1);
+	CHECK_EQ_INT(o.freq, 0);
+
+	/* -m: pages rounded up to a power of two with perf's notice; sizes
+	 * in pages of this machine; 0 and garbage refused. */
+	long page = sysconf(_SC_PAGESIZE);
+	char want[128];
+
+	memset(&o, 0, sizeof(o));
+	last_warn[0] = 0;
+	CHECK_OK(rec_opt_mmap_pages(NULL, "8", &o));
+	CHECK_EQ_INT(o.mmap_pages, 8);
+	CHECK_STR(last_warn, "");
+	CHECK(!o.mmap_rounded);
+	CHECK_OK(rec_opt_mmap_pages(NULL, "3", &o));
+	CHECK_EQ_INT(o.mmap_pages, 4);
+	CHECK(o.mmap_rounded);
+	rec_mmap_notice(&o);
+	snprintf(want, sizeof(want), "rounding mmap pages size to %ldK (4 pages)", 4 * page / 1024);
+	CHECK_STR(last_warn, want);
+	last_warn[0] = 0;
+	o.quiet = true;		/* -q: perf says nothing */
+	rec_mmap_notice(&o);
+	CHECK_STR(last_warn, "");
+	CHECK_OK(rec_opt_mmap_pages(NULL, "129", &o));
+	CHECK_EQ_INT(o.mmap_pages, 256);
+	CHECK_OK(rec_opt_mmap_pages(NULL, "1", &o));
+	CHECK_EQ_INT(o.mmap_pages, 1);
+	CHECK_OK(rec_opt_mmap_pages(NULL, "1M", &o));
+	CHECK_EQ_INT(o.mmap_pages, (1 << 20) / page);
+	CHECK_OK(rec_opt_mmap_pages(NULL, "5K", &o));	/* 2 pages of 4K */
+	CHECK_EQ_INT(o.mmap_pages, page == 4096 ? 2 : 1);
+	CHECK_EQ_INT(rec_opt_mmap_pages(NULL, "0", &o), -1);
+	CHECK_EQ_INT(rec_opt_mmap_pages(NULL, "-4", &o), -1);
+	CHECK_EQ_INT(rec_opt_mmap_pages(NULL, "abc", &o), -1);
+	CHECK_EQ_INT(rec_opt_mmap_pages(NULL, "4X", &o), -1);
+	CHECK_EQ_INT(rec_opt_mmap_pages(NULL, "4KB", &o), -1);
+	CHECK_EQ_INT(rec_opt_mmap_pages(NULL, "", &o), -1);
+	CHECK_EQ_INT(rec_opt_mmap_pages(NULL, "33554432", &o), -1);
 	return t_done();
 }
