@@ -33,7 +33,6 @@ static int parse_spec(struct pev_evlist *evl, const char *spec)
 		pev_parse_error_format(&err, spec, buf, sizeof(buf));
 		fflush(stdout);
 		fprintf(stderr, "perfev: error: invalid event '%s'\n%s\n", spec, buf);
-		fprintf(stderr, "'perfev list' shows the events this machine has\n");
 	}
 	return r;
 }

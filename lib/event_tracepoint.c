@@ -100,10 +100,16 @@ int pev__parse_tracepoint(struct parse_ctx *c, size_t pos, size_t syslen, size_t
 		if (ret == -EACCES || ret == -EPERM)
 			return pev__perr(c, pos, len, -ret, "cannot read the id of '%s:%s' in %s: %s; run as root",
 					 sys, name, c->tracefs, strerror(-ret));
-		if (ret < 0)
+		if (ret < 0) {
+			char full[2 * PEV_NAME_MAX + 2], near[128];
+			snprintf(full, sizeof(full), "%s:%s", sys, name);
+			if (pev__suggest_tracepoint(c->tracefs, full, strlen(full), near, sizeof(near)))
+				return pev__perr(c, pos, len, ENOENT,
+						 "unknown tracepoint '%s'; did you mean '%s'?", full, near);
 			return pev__perr(c, pos, len, ENOENT,
 					 "unknown tracepoint '%s:%s'; run 'perfev list tracepoint' to see them",
 					 sys, name);
+		}
 		return 0;
 	}
 	size_t before = c->n;
