@@ -51,6 +51,10 @@ bool pev__suggest_pmu(struct parse_ctx *c, const char *s, size_t len, char *out,
 bool pev__suggest_tracepoint(const char *tracefs, const char *s, size_t len,
 			     char *out, size_t size);
 
+/* event_tracepoint.c: the error for "sys:name" that names no tracepoint:
+ * tracefs missing or unreadable, or unknown (with a suggestion). */
+int pev__tracepoint_unknown(struct parse_ctx *c, size_t pos, size_t len);
+
 /* Record an error at [pos, pos+len) and return -code. */
 int pev__perr(struct parse_ctx *c, size_t pos, size_t len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

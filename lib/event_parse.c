@@ -629,15 +629,7 @@ static int parse_event(struct parse_ctx *c, size_t *p)
 			}
 			if (mods_after || e2 == n2)
 				return unknown_event(c, start, ne - start);
-			char near[128];
-			if (pev__suggest_tracepoint(c->tracefs_state > 0 ? c->tracefs : NULL,
-						    s + start, e2 - start, near, sizeof(near)))
-				return pev__perr(c, start, e2 - start, ENOENT,
-						 "unknown tracepoint '%.*s'; did you mean '%s'?",
-						 (int)(e2 - start > 128 ? 128 : e2 - start), s + start, near);
-			return pev__perr(c, start, e2 - start, ENOENT,
-					 "unknown tracepoint '%.*s'; run 'perfev list tracepoint' to see them",
-					 (int)(e2 - start > 128 ? 128 : e2 - start), s + start);
+			return pev__tracepoint_unknown(c, start, e2 - start);
 		}
 		q = ne;
 		ret = event_tail(c, first, &q, false, "event");
