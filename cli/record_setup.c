@@ -328,11 +328,7 @@ int rec_setup_targets(struct rec *r)
 		int e = errno;
 
 		if (o->cgroup)
-			cli_error("cannot record cgroup '%s': %s", o->cgroup,
-				  e == ENODEV ? "no cgroup2 file system is mounted; mount "
-				  "one with 'mount -t cgroup2 none /sys/fs/cgroup'" :
-				  e == ENOENT ? "no such cgroup; name a directory under the "
-				  "cgroup2 mount" : strerror(e));
+			cli_cgroup_error("cannot record cgroup", o->cgroup, e);
 		else
 			cli_error("cannot set up the target '%s': %s; check that it exists",
 				  what ? what : o->cpus ? o->cpus : o->pids ? o->pids :

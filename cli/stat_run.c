@@ -346,11 +346,7 @@ static struct pev_target *make_target(struct session *s)
 	if (c->cgroup) {
 		struct pev_target *t = pev_target_new_cgroup(c->cgroup, c->cpus);
 		if (!t)
-			cli_error("cannot count in cgroup '%s': %s", c->cgroup,
-				  errno == ENODEV ? "no cgroup2 file system is mounted; "
-				  "mount one with 'mount -t cgroup2 none /sys/fs/cgroup'"
-				  : errno == ENOENT ? "no such cgroup; name a directory under "
-				  "the cgroup2 mount" : strerror(errno));
+			cli_cgroup_error("cannot count in cgroup", c->cgroup, errno);
 		return t;
 	}
 	if (c->all_cpus || c->cpus) {
