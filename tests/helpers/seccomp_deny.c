@@ -1,29 +1,14 @@
 /* Test helper: install a seccomp filter as a container runtime would
- * (PR_SET_NO_NEW_PRIVS, then a raw BPF program via seccomp(2)) that makes
- * the named syscalls fail with an errno, then exec a command.
+ * (tests/seccomputil.h) that makes the named syscalls fail with an errno,
+ * then exec a command.
  *   seccomp_deny ERRNO SYSCALL[,SYSCALL...] -- CMD [ARGS...]
  * ERRNO: EPERM, ENOSYS, EACCES or a number; SYSCALL: perf_event_open,
  * mount, pidfd_open or a number.  Exits 126 when the filter cannot be
  * installed (the caller decides what that means). */
-#include <errno.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#if defined(__x86_64__)
-#define ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define ARCH AUDIT_ARCH_AARCH64
-#else
-#error "add this architecture's AUDIT_ARCH"
-#endif
+#include "seccomputil.h"
 
 static long parse_errno(const char *s)
 {
@@ -45,8 +30,6 @@ static long parse_nr(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct sock_filter f[64];
-	unsigned n = 0;
 	long nrs[16];
 	unsigned k = 0;
 
@@ -54,34 +37,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: seccomp_deny ERRNO SYSCALL[,SYSCALL] -- CMD...\n");
 		return 2;
 	}
-	long err = parse_errno(argv[1]);
 	char *list = strdup(argv[2]);
 	for (char *t = strtok(list, ","); t && k < 16; t = strtok(NULL, ","))
 		nrs[k++] = parse_nr(t);
-
-	/* Wrong architecture: kill (as Docker's profile does for unknown
-	 * arches); then one equality test per syscall. */
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-					      offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-					      offsetof(struct seccomp_data, nr));
-	for (unsigned i = 0; i < k; i++) {
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-						      (unsigned)nrs[i], 0, 1);
-		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-						      SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA));
-	}
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-
-	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
-		perror("seccomp_deny: PR_SET_NO_NEW_PRIVS");
-		return 126;
-	}
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)) {
-		perror("seccomp_deny: seccomp");
+	int r = t_seccomp_deny((int)parse_errno(argv[1]), nrs, k);
+	if (r < 0) {
+		fprintf(stderr, "seccomp_deny: cannot install the filter: %s\n", strerror(-r));
 		return 126;
 	}
 	execvp(argv[4], argv + 4);
