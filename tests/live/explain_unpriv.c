@@ -192,6 +192,37 @@ static void phase_paranoid1(pid_t root_pid, long unused)
 	       "and it is 1", NULL);
 }
 
+/* At -1 the paranoid checks are gone: what they refused at 2 opens, and
+ * what is still refused is explained by its own cause, never paranoid. */
+static void phase_paranoid_minus1(pid_t root_pid, long tp_id)
+{
+	struct perf_event_attr a;
+
+	base(&a);
+	must_open("system-wide at -1", &a, -1, 0);
+	base(&a);
+	a.exclude_kernel = 0;
+	must_open("kernel-space at -1", &a, 0, -1);
+	if (tp_id > 0) {
+		base(&a);
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = (uint64_t)tp_id;
+		a.sample_period = 1;
+		a.sample_type = PERF_SAMPLE_RAW;
+		must_open("raw tracepoint at -1", &a, -1, 0);
+	}
+	char want[96];
+	snprintf(want, sizeof(want), "process %d belongs to another user (uid 0)", (int)root_pid);
+	base(&a);
+	expect("other user at -1", &a, root_pid, -1, EACCES, EPERM, PEV_EXPLAIN_OTHER_USER, want,
+	       "run as that user or as root");
+	/* The settings say -1 and no seccomp; the probe opened. */
+	struct pev_system_settings s;
+	pev_system_settings_read(&s);
+	CHECK_EQ_INT(s.paranoid, -1);
+	CHECK_EQ_INT(s.probe_err, 0);
+}
+
 static void phase_paranoid3(pid_t root_pid, long unused)
 {
 	struct perf_event_attr a;
@@ -258,6 +289,8 @@ int main(void)
 	as_nobody("paranoid 1", phase_paranoid1, 0);
 	set_paranoid(3);
 	as_nobody("paranoid 3", phase_paranoid3, 0);
+	set_paranoid(-1);
+	as_nobody("paranoid -1", phase_paranoid_minus1, tp);
 
 	restore_paranoid();
 	long after = PEV_SETTING_UNKNOWN;
