@@ -18,6 +18,9 @@ enum {
  * thing that failed in quotes, and end with what to do. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "WHAT 'NAME': ..." for a cgroup (-G) that could not be opened: no cgroup2
+ * mount, or the directory looked for under it does not exist. */
+void cli_cgroup_error(const char *what, const char *name, int err);
 
 /* Every subcommand: argv[0] is the command's name. */
 typedef int (*cmd_fn)(int argc, char **argv);

@@ -601,8 +601,17 @@ int cmd_record(int argc, char **argv)
 	}
 	/* After the fork: the workload keeps the default dispositions. */
 	rec_signals_install();
-	if (rec_setup_targets(&r) < 0 || rec_setup_events(&r) < 0)
+	if (rec_setup_targets(&r) < 0)
 		goto out;
+	if ((e = rec_setup_events(&r)) < 0) {
+		/* A malformed or unknown event is a usage error (README). */
+		if (e == -EINVAL) {
+			if (r.wl)
+				reap_workload(&r);
+			ret = EXIT_USAGE;
+		}
+		goto out;
+	}
 	if (rec_open_events(&r) < 0 || rec_mmap_rings(&r) < 0)
 		goto out;
 	if (open_output(&r) < 0)

@@ -246,7 +246,6 @@ static int parse_events(struct stat_args *a, struct pev_evlist *evl)
 			pev_parse_error_format(&err, specs[i], buf, sizeof(buf));
 			fflush(stdout);
 			fprintf(stderr, "perfev: error: invalid event '%s'\n%s\n", specs[i], buf);
-			fprintf(stderr, "'perfev list' shows the events this machine has\n");
 			return -1;
 		}
 	}

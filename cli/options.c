@@ -58,9 +58,31 @@ static int apply(const struct opt *o, const char *arg, bool negated, void *ctx)
 	}
 }
 
-static const struct opt *find_long(const struct opt *opts, const char *name, size_t len,
-				   bool *negated)
+/* Does long option o match name[0, len) as an unambiguous prefix (as perf
+ * accepts them, "--ev" for "--event")?  neg: matched via "no-". */
+static bool prefix_of(const struct opt *o, const char *name, size_t len, bool *neg)
 {
+	if (!o->long_name || o->type == OPT_GROUP)
+		return false;
+	if (strlen(o->long_name) > len && !strncmp(o->long_name, name, len)) {
+		*neg = false;
+		return true;
+	}
+	if (o->type == OPT_BOOL && len > 3 && !strncmp(name, "no-", 3) &&
+	    strlen(o->long_name) > len - 3 && !strncmp(o->long_name, name + 3, len - 3)) {
+		*neg = true;
+		return true;
+	}
+	return false;
+}
+
+/* The option named by name[0, len): an exact name (or no-NAME for a bool)
+ * wins; else a unique prefix.  NULL when none; *ambiguous is set (and a
+ * message printed) when several options start with it. */
+static const struct opt *find_long(const struct opt *opts, const char *name, size_t len,
+				   bool *negated, bool *ambiguous)
+{
+	*ambiguous = false;
 	for (const struct opt *o = opts; o->type != OPT_END; o++)
 		if (o->long_name && strlen(o->long_name) == len && !strncmp(o->long_name, name, len)) {
 			*negated = false;
@@ -73,6 +95,31 @@ static const struct opt *find_long(const struct opt *opts, const char *name, siz
 				*negated = true;
 				return o;
 			}
+	const struct opt *found = NULL;
+	size_t n = 0;
+	bool neg = false;
+	for (const struct opt *o = opts; len && o->type != OPT_END; o++)
+		if (prefix_of(o, name, len, &neg)) {
+			if (!n++)
+				found = o;
+			*negated = neg;
+		}
+	if (n == 1) {
+		prefix_of(found, name, len, negated);
+		return found;
+	}
+	if (n > 1) {
+		char list[512];
+		size_t used = 0;
+		list[0] = '\0';
+		for (const struct opt *o = opts; o->type != OPT_END && used < sizeof(list); o++)
+			if (prefix_of(o, name, len, &neg))
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s--%s%s",
+							 used ? ", " : "", neg ? "no-" : "",
+							 o->long_name);
+		cli_error("ambiguous option '--%.*s' (could be %s)", (int)len, name, list);
+		*ambiguous = true;
+	}
 	return NULL;
 }
 
@@ -99,7 +146,10 @@ static int parse_one(int argc, char **argv, int *i, const struct opt *opts,
 			opt_usage(opts, usage, false);
 			return OPT_HELP;
 		}
-		const struct opt *o = find_long(opts, name, len, &neg);
+		bool ambiguous;
+		const struct opt *o = find_long(opts, name, len, &neg, &ambiguous);
+		if (!o && ambiguous)
+			return OPT_ERROR;
 		if (!o) {
 			cli_error("unknown option '--%.*s'", (int)len, name);
 			opt_usage(opts, usage, true);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,7 +34,6 @@ static int parse_spec(struct pev_evlist *evl, const char *spec)
 		pev_parse_error_format(&err, spec, buf, sizeof(buf));
 		fflush(stdout);
 		fprintf(stderr, "perfev: error: invalid event '%s'\n%s\n", spec, buf);
-		fprintf(stderr, "'perfev list' shows the events this machine has\n");
 	}
 	return r;
 }
@@ -329,11 +329,7 @@ int rec_setup_targets(struct rec *r)
 		int e = errno;
 
 		if (o->cgroup)
-			cli_error("cannot record cgroup '%s': %s", o->cgroup,
-				  e == ENODEV ? "no cgroup2 file system is mounted; mount "
-				  "one with 'mount -t cgroup2 none /sys/fs/cgroup'" :
-				  e == ENOENT ? "no such cgroup; name a directory under the "
-				  "cgroup2 mount" : strerror(e));
+			cli_cgroup_error("cannot record cgroup", o->cgroup, e);
 		else
 			cli_error("cannot set up the target '%s': %s; check that it exists",
 				  what ? what : o->cpus ? o->cpus : o->pids ? o->pids :
@@ -482,6 +478,60 @@ static int ring_fd(const struct rec *r, size_t k, size_t j, size_t i)
 	return r->ev[i].fds[t * r->ncpus + c];
 }
 
+/* mmap refused with EPERM: the kernel's locked-memory budget for this
+ * user is kernel.perf_event_mlock_kb per online CPU, and beyond that
+ * RLIMIT_MEMLOCK (both waived for CAP_IPC_LOCK and at paranoid -1); every
+ * ring counts its data pages plus one.  Say what was asked, what is
+ * allowed, and the three ways out. */
+static void ring_budget_error(const char *where, unsigned pages, size_t nrings)
+{
+	long ps = sysconf(_SC_PAGESIZE), ncpu = sysconf(_SC_NPROCESSORS_ONLN), mlock_kb = -1;
+	struct rlimit rl;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_mlock_kb", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &mlock_kb) != 1)
+			mlock_kb = -1;
+		fclose(f);
+	}
+	if (ps <= 0)
+		ps = 4096;
+	if (ncpu <= 0)
+		ncpu = 1;
+	unsigned long long ring_kb = (unsigned long long)(pages + 1) * (unsigned long long)ps / 1024;
+	unsigned long long asked_kb = ring_kb * nrings;
+	bool rl_known = getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+	unsigned long long rl_kb = rl_known ? (unsigned long long)rl.rlim_cur / 1024 : 0;
+	if (mlock_kb < 0 || !rl_known) {
+		cli_error("cannot map the ring buffer of %s: %u data pages (%llu KiB per ring, %zu ring%s) "
+			  "exceed the locked-memory budget (kernel.perf_event_mlock_kb per CPU, then "
+			  "RLIMIT_MEMLOCK); use a smaller -m, raise 'ulimit -l', or as root raise "
+			  "kernel.perf_event_mlock_kb", where, pages, ring_kb, nrings,
+			  nrings == 1 ? "" : "s");
+		return;
+	}
+	unsigned long long allowed_kb = (unsigned long long)mlock_kb * (unsigned long long)ncpu + rl_kb;
+	/* The largest power of two that fits in what is allowed. */
+	unsigned fit = 0;
+	for (unsigned p = 1; p <= (1u << 20); p *= 2)
+		if ((unsigned long long)(p + 1) * (unsigned long long)ps / 1024 * nrings <= allowed_kb)
+			fit = p;
+	unsigned long long need_mlock = (asked_kb + (unsigned long long)ncpu - 1) / (unsigned long long)ncpu;
+	unsigned long long need_rl = asked_kb > (unsigned long long)mlock_kb * (unsigned long long)ncpu ?
+		asked_kb - (unsigned long long)mlock_kb * (unsigned long long)ncpu : 0;
+	char m[96];
+	if (fit)
+		snprintf(m, sizeof(m), "use -m %u or less", fit);
+	else
+		snprintf(m, sizeof(m), "free locked memory (other perf sessions of this user count)");
+	cli_error("cannot map the ring buffer of %s: %u data pages asked (%llu KiB per ring, %llu KiB "
+		  "for %zu ring%s), but this user may lock %llu KiB (kernel.perf_event_mlock_kb %ld KiB "
+		  "x %ld CPUs + RLIMIT_MEMLOCK %llu KiB); %s, or raise the limit with 'ulimit -l %llu', "
+		  "or as root run 'sysctl -w kernel.perf_event_mlock_kb=%llu'",
+		  where, pages, ring_kb, asked_kb, nrings, nrings == 1 ? "" : "s", allowed_kb,
+		  mlock_kb, ncpu, rl_kb, m, need_rl, need_mlock);
+}
+
 int rec_mmap_rings(struct rec *r)
 {
 	size_t nslots = r->o.per_thread ? r->nthreads : r->ncpus;
@@ -496,7 +546,9 @@ int rec_mmap_rings(struct rec *r)
 					    .data_pages = r->o.mmap_pages,
 					    .mode = r->o.overwrite ? PEV_RING_BACKWARD :
 						    PEV_RING_FORWARD,
-					    .flags = PEV_RING_SHRINK };
+					    /* -m is what the user asked for: fail
+					     * as perf does rather than shrink */
+					    .flags = r->o.mmap_pages ? 0 : PEV_RING_SHRINK };
 		struct pev_ring_report rep = { .size = sizeof(rep) };
 		struct pev_ring *ring = NULL;
 		char where[48];
@@ -514,12 +566,16 @@ int rec_mmap_rings(struct rec *r)
 				if (!ring) {
 					ring = pev_ring_new(fd, &ro, &rep);
 					if (!ring) {
-						cli_error("cannot map the ring buffer of %s: %s; "
-							  "try a smaller -m or raise "
-							  "/proc/sys/kernel/perf_event_mlock_kb",
-							  where, rep.reason[0] ? rep.reason :
-							  strerror(errno));
-						return -errno;
+						int e = errno;
+						if (e == EPERM)
+							ring_budget_error(where, rep.requested_pages
+									  ? rep.requested_pages : 1,
+									  nslots);
+						else
+							cli_error("cannot map the ring buffer of %s: %s",
+								  where, rep.reason[0] ? rep.reason :
+								  strerror(e));
+						return -e;
 					}
 					if (rep.retries && r->o.verbose)
 						cli_warn("%s", rep.reason);

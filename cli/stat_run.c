@@ -374,11 +374,7 @@ static struct pev_target *make_target(struct session *s)
 	if (c->cgroup) {
 		struct pev_target *t = pev_target_new_cgroup(c->cgroup, c->cpus);
 		if (!t)
-			cli_error("cannot count in cgroup '%s': %s", c->cgroup,
-				  errno == ENODEV ? "no cgroup2 file system is mounted; "
-				  "mount one with 'mount -t cgroup2 none /sys/fs/cgroup'"
-				  : errno == ENOENT ? "no such cgroup; name a directory under "
-				  "the cgroup2 mount" : strerror(errno));
+			cli_cgroup_error("cannot count in cgroup", c->cgroup, errno);
 		return t;
 	}
 	if (c->all_cpus || c->cpus) {
@@ -393,7 +389,10 @@ static struct pev_target *make_target(struct session *s)
 	return pev_target_new_workload(s->wl);
 }
 
-static void explain_failures(struct session *s, bool all_failed)
+/* Explain the events that could not be opened.  True when the run cannot
+ * go on: out of file descriptors (EMFILE, ENFILE) is fatal, as in perf,
+ * rather than a "<not supported>" line for an event that is supported. */
+static bool explain_failures(struct session *s, bool all_failed)
 {
 	for (size_t ev = 0; ev < pev_counters_count(s->ctr); ev++) {
 		int err = 0;
@@ -402,6 +401,10 @@ static void explain_failures(struct session *s, bool all_failed)
 		if (s->explained[ev] ||
 		    pev_counters_status(s->ctr, ev, &err) != PEV_COUNT_NOT_SUPPORTED)
 			continue;
+		if (err < 0)
+			err = -err;
+		if (err == EMFILE || err == ENFILE)
+			all_failed = true;
 		s->explained[ev] = true;
 		bool quiet = stat_explain_open(err, pev_counters_attr(s->ctr, ev),
 					       pev_target_thread(s->target, 0),
@@ -412,11 +415,12 @@ static void explain_failures(struct session *s, bool all_failed)
 		 * worth a line on stderr. */
 		if (all_failed) {
 			cli_error("%s", buf);
-			return;
+			return true;
 		}
 		if (!quiet)
 			cli_warn("%s", buf);
 	}
+	return false;
 }
 
 static void end_run(struct session *s)
@@ -473,8 +477,7 @@ static int open_counters(struct session *s)
 		return EXIT_ERROR;
 	}
 	r = pev_counters_open(s->ctr);
-	explain_failures(s, r <= 0);
-	if (r <= 0)
+	if (explain_failures(s, r <= 0) || r <= 0)
 		return EXIT_ERROR;
 	if (s->kind)
 		return 0;

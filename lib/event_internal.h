@@ -43,6 +43,18 @@ struct parse_ctx {
 	int tracefs_state;	/* 0 not looked up, 1 found, < 0 -errno */
 };
 
+/* event_suggest.c: the known name closest to a mistyped one (a typo: at
+ * most 2 edits), written to out; false when none is close. */
+size_t pev__edit_distance(const char *a, size_t la, const char *b);
+bool pev__suggest_event(struct parse_ctx *c, const char *s, size_t len, char *out, size_t size);
+bool pev__suggest_pmu(struct parse_ctx *c, const char *s, size_t len, char *out, size_t size);
+bool pev__suggest_tracepoint(const char *tracefs, const char *s, size_t len,
+			     char *out, size_t size);
+
+/* event_tracepoint.c: the error for "sys:name" that names no tracepoint:
+ * tracefs missing or unreadable, or unknown (with a suggestion). */
+int pev__tracepoint_unknown(struct parse_ctx *c, size_t pos, size_t len);
+
 /* Record an error at [pos, pos+len) and return -code. */
 int pev__perr(struct parse_ctx *c, size_t pos, size_t len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -499,6 +499,10 @@ static int unknown_event(struct parse_ctx *c, size_t pos, size_t len)
 					 "'%.*s' is not a raw event: rNNNN takes hex digits 0-9 and a-f",
 					 (int)len, s);
 	}
+	char near[128];
+	if (pev__suggest_event(c, s, len, near, sizeof(near)))
+		return pev__perr(c, pos, len, ENOENT, "unknown event '%.*s'; did you mean '%s'?",
+				 (int)(len > 64 ? 64 : len), s, near);
 	return pev__perr(c, pos, len, ENOENT,
 			 "unknown event '%.*s'; run 'perfev list' to see the events this machine offers",
 			 (int)(len > 64 ? 64 : len), s);
@@ -625,9 +629,7 @@ static int parse_event(struct parse_ctx *c, size_t *p)
 			}
 			if (mods_after || e2 == n2)
 				return unknown_event(c, start, ne - start);
-			return pev__perr(c, start, e2 - start, ENOENT,
-					 "unknown tracepoint '%.*s'; run 'perfev list tracepoint' to see them",
-					 (int)(e2 - start > 128 ? 128 : e2 - start), s + start);
+			return pev__tracepoint_unknown(c, start, e2 - start);
 		}
 		q = ne;
 		ret = event_tail(c, first, &q, false, "event");

@@ -307,6 +307,10 @@ int pev__parse_pmu_event(struct parse_ctx *c, size_t pos, size_t namelen, size_t
 		for (size_t i = 0; i < pev_pmu_list_count(pmus) && n < sizeof(names); i++)
 			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
 					      pev_pmu_list_get(pmus, i)->name);
+		char near[128];
+		if (pev__suggest_pmu(c, pname, strlen(pname), near, sizeof(near)))
+			return pev__perr(c, pos, namelen, ENOENT, "unknown PMU '%s'; did you mean '%s'?",
+					 pname, near);
 		return pev__perr(c, pos, namelen, ENOENT, "unknown PMU '%s'; PMUs here: %s", pname, names);
 	}
 	return 0;

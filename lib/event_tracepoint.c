@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <perfev/tracefs.h>
 #include "event_internal.h"
@@ -25,11 +26,44 @@ static int tracefs(struct parse_ctx *c, size_t pos, size_t len)
 			c->tracefs_state = r < 0 ? r : 1;
 		}
 	}
+	if (c->tracefs_state < 0 && c->opts.tracefs_root && *c->opts.tracefs_root)
+		return pev__perr(c, pos, len, -c->tracefs_state, "tracefs root '%s': %s",
+				 c->opts.tracefs_root, strerror(-c->tracefs_state));
 	if (c->tracefs_state < 0)
 		return pev__perr(c, pos, len, -c->tracefs_state,
-				 "cannot find tracefs (%s); mount it: mount -t tracefs nodev /sys/kernel/tracing",
+				 "tracefs is not mounted (neither /sys/kernel/tracing nor /sys/kernel/debug/tracing) and mounting it failed (%s); as root run 'mount -t tracefs nodev /sys/kernel/tracing'",
 				 strerror(-c->tracefs_state));
 	return 0;
+}
+
+/* tracefs found but this user may not look inside (mode 0700 by default
+ * on recent kernels): say so rather than "unknown tracepoint". */
+static int tracefs_unreadable(struct parse_ctx *c, size_t pos, size_t len)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/events", c->tracefs);
+	if (access(path, X_OK) == 0 || errno != EACCES)
+		return 0;
+	return pev__perr(c, pos, len, EACCES,
+			 "cannot read %s: permission denied (tracefs is readable only by root here); run as root, or as root run 'mount -o remount,mode=755 %s'",
+			 path, c->tracefs);
+}
+
+int pev__tracepoint_unknown(struct parse_ctx *c, size_t pos, size_t len)
+{
+	const char *s = c->spec + pos;
+	char near[128];
+	int r;
+
+	if ((r = tracefs(c, pos, len)) || (r = tracefs_unreadable(c, pos, len)))
+		return r;
+	if (pev__suggest_tracepoint(c->tracefs, s, len, near, sizeof(near)))
+		return pev__perr(c, pos, len, ENOENT, "unknown tracepoint '%.*s'; did you mean '%s'?",
+				 (int)(len > 128 ? 128 : len), s, near);
+	return pev__perr(c, pos, len, ENOENT,
+			 "unknown tracepoint '%.*s'; run 'perfev list tracepoint' to see them",
+			 (int)(len > 128 ? 128 : len), s);
 }
 
 bool pev__tracepoint_subsys_exists(struct parse_ctx *c, const char *s, size_t len)
@@ -100,10 +134,18 @@ int pev__parse_tracepoint(struct parse_ctx *c, size_t pos, size_t syslen, size_t
 		if (ret == -EACCES || ret == -EPERM)
 			return pev__perr(c, pos, len, -ret, "cannot read the id of '%s:%s' in %s: %s; run as root",
 					 sys, name, c->tracefs, strerror(-ret));
-		if (ret < 0)
+		if (ret == -EACCES && (ret = tracefs_unreadable(c, pos, len)))
+			return ret;
+		if (ret < 0) {
+			char full[2 * PEV_NAME_MAX + 2], near[128];
+			snprintf(full, sizeof(full), "%s:%s", sys, name);
+			if (pev__suggest_tracepoint(c->tracefs, full, strlen(full), near, sizeof(near)))
+				return pev__perr(c, pos, len, ENOENT,
+						 "unknown tracepoint '%s'; did you mean '%s'?", full, near);
 			return pev__perr(c, pos, len, ENOENT,
 					 "unknown tracepoint '%s:%s'; run 'perfev list tracepoint' to see them",
 					 sys, name);
+		}
 		return 0;
 	}
 	size_t before = c->n;

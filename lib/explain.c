@@ -77,6 +77,7 @@ static const char *const kind_names[PEV_EXPLAIN__COUNT] = {
 	[PEV_EXPLAIN_CONFIG] = "config",
 	[PEV_EXPLAIN_TRACEPOINT_ID] = "tracepoint-id",
 	[PEV_EXPLAIN_INVALID] = "invalid",
+	[PEV_EXPLAIN_SECCOMP] = "seccomp",
 };
 
 PEV_EXPORT const char *pev_explain_kind_name(enum pev_explain_kind kind)
@@ -313,6 +314,9 @@ static void explain_perm(struct pev__xp *x, int err)
 	bool sys_admin = s->caps_known && s->cap_sys_admin;
 	uid_t owner;
 
+	/* seccomp runs before the syscall: nothing else was checked. */
+	if (pev__explain_blocked(x, err))
+		return;
 	/* hw_breakpoint_parse: kernel addresses need CAP_SYS_ADMIN itself. */
 	if (x->have_attr && a->type == PERF_TYPE_BREAKPOINT &&
 	    pev__explain_kernel_address(a->bp_addr) && !sys_admin) {
@@ -358,7 +362,8 @@ static void explain_perm(struct pev__xp *x, int err)
 	}
 	if (x->have_attr && err == EPERM &&
 	    (a->exclude_user || a->exclude_kernel || a->exclude_hv ||
-	     a->exclude_idle || a->exclude_host || a->exclude_guest)) {
+	     a->exclude_idle || a->exclude_host || a->exclude_guest) &&
+	    pev__explain_exclude_matters(x)) {
 		pev__xp_set(x, PEV_EXPLAIN_EXCLUDE_UNSUPPORTED,
 			    "the PMU does not support an exclude setting of this event (exclude_user=%u exclude_kernel=%u exclude_hv=%u exclude_idle=%u)",
 			    a->exclude_user, a->exclude_kernel, a->exclude_hv,
@@ -469,6 +474,8 @@ static void explain_misc(struct pev__xp *x, int err)
 		}
 		return;
 	case ENOSYS:
+		if (pev__explain_blocked(x, err))
+			return;
 		if (x->have_attr && (a->sample_type & PERF_SAMPLE_STACK_USER)) {
 			pev__xp_set(x, PEV_EXPLAIN_STACK_USER_UNSUPPORTED,
 				    "user stack sampling (PERF_SAMPLE_STACK_USER, --call-graph dwarf) is not supported on this architecture");

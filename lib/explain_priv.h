@@ -34,6 +34,11 @@ bool pev__explain_bad_cpu(struct pev__xp *x);
 /* True for an address in the kernel half of the address space. */
 bool pev__explain_kernel_address(uint64_t addr);
 
+/* explain_env.c: a seccomp filter or security module refusing every open
+ * (true when it set the explanation); whether exclude bits matter. */
+bool pev__explain_blocked(struct pev__xp *x, int err);
+bool pev__explain_exclude_matters(struct pev__xp *x);
+
 /* explain_settings.c */
 int pev__explain_proc_uid(pid_t pid, uid_t *uid);
 bool pev__explain_kernel_before(const struct pev_system_settings *s,

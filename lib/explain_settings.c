@@ -29,6 +29,9 @@ PEV_EXPORT void pev_system_settings_init(struct pev_system_settings *s)
 		PEV_SETTING_UNKNOWN;
 	s->caps_known = false;
 	s->has_hw_pmu = -1;
+	s->seccomp_mode = -1;
+	s->seccomp_filters = PEV_SETTING_UNKNOWN;
+	s->probe_err = -1;
 }
 
 static long sysctl_or_unknown(enum pev_sysctl which)
@@ -70,16 +73,50 @@ static int cpulist(const char *text, long *count, long *highest)
 	return n ? 0 : -EINVAL;
 }
 
-/* The effective capability mask from /proc/self/status. */
-static int cap_eff(uint64_t *mask)
+/* The effective capability mask and the seccomp state from
+ * /proc/self/status. */
+static void proc_status(struct pev_system_settings *s)
 {
 	char buf[4096];
 	const char *p;
 
-	if (pev__read_small(AT_FDCWD, "/proc/self/status", buf, sizeof(buf)) < 0 ||
-	    !(p = strstr(buf, "\nCapEff:")))
-		return -ENOENT;
-	*mask = strtoull(p + 8, NULL, 16);
+	if (pev__read_small(AT_FDCWD, "/proc/self/status", buf, sizeof(buf)) < 0)
+		return;
+	if ((p = strstr(buf, "\nCapEff:"))) {
+		uint64_t caps = strtoull(p + 8, NULL, 16);
+		s->caps_known = true;
+		s->cap_perfmon = caps >> 38 & 1;
+		s->cap_sys_admin = caps >> 21 & 1;
+		s->cap_ipc_lock = caps >> 14 & 1;
+		s->cap_kill = caps >> 5 & 1;
+	}
+	/* Seccomp: since 3.8; absent without CONFIG_SECCOMP (then none). */
+	if ((p = strstr(buf, "\nSeccomp:")))
+		s->seccomp_mode = (int)strtol(p + 9, NULL, 10);
+	else
+		s->seccomp_mode = 0;
+	if ((p = strstr(buf, "\nSeccomp_filters:")))
+		s->seccomp_filters = strtol(p + 17, NULL, 10);
+}
+
+/* Open what every user may open at paranoid <= 2: task-clock of this
+ * process, user space only.  Its errno tells a wholesale block (seccomp,
+ * a security module) from a refusal of one event. */
+static int probe_trivial_open(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = pev_sys_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -fd;
+	close(fd);
 	return 0;
 }
 
@@ -107,7 +144,6 @@ PEV_EXPORT int pev_system_settings_read(struct pev_system_settings *s)
 	struct utsname u;
 	char buf[256];
 	long count, hi;
-	uint64_t caps;
 
 	if (!s)
 		return -EINVAL;
@@ -128,13 +164,8 @@ PEV_EXPORT int pev_system_settings_read(struct pev_system_settings *s)
 	    cpulist(buf, &count, &hi) == 0)
 		s->online_cpus = count;
 	s->euid = (long)geteuid();
-	if (cap_eff(&caps) == 0) {
-		s->caps_known = true;
-		s->cap_perfmon = caps >> 38 & 1;
-		s->cap_sys_admin = caps >> 21 & 1;
-		s->cap_ipc_lock = caps >> 14 & 1;
-		s->cap_kill = caps >> 5 & 1;
-	}
+	proc_status(s);
+	s->probe_err = probe_trivial_open();
 	if (uname(&u) == 0) {
 		int major, minor;
 		if (sscanf(u.release, "%d.%d", &major, &minor) == 2) {

@@ -43,16 +43,23 @@ struct pev_system_settings {
 	bool cap_ipc_lock;	/* CapEff: CAP_IPC_LOCK (14) */
 	bool cap_kill;		/* CapEff: CAP_KILL (5) */
 	int has_hw_pmu;		/* 1 yes, 0 no, -1 unknown */
+	/* Added later: read only when size covers them. */
+	int seccomp_mode;	/* /proc/self/status Seccomp: 0 none, 1 strict,
+				 * 2 filter; -1 unknown */
+	long seccomp_filters;	/* Seccomp_filters: how many filters */
+	int probe_err;		/* errno of a trivially allowed open (task-clock,
+				 * this process, user space): 0 it opened,
+				 * -1 not probed */
 };
 
 /* Set size and mark every field unknown (numbers PEV_SETTING_UNKNOWN,
- * caps_known false, has_hw_pmu -1).  s may be NULL. */
+ * caps_known false, has_hw_pmu, seccomp_mode and probe_err -1).  s may be NULL. */
 PEV_EXPORT void pev_system_settings_init(struct pev_system_settings *s);
 
 /* Read the live settings: /proc/sys/kernel/perf_event_*, kptr_restrict,
  * getrlimit, /sys/devices/system/cpu/{possible,online}, geteuid,
- * /proc/self/status CapEff, uname, and the probes for the attr size and a
- * hardware PMU.  What cannot be read stays unknown.  0, or -EINVAL when s
+ * /proc/self/status CapEff and Seccomp, uname, and the probes for the attr
+ * size, a hardware PMU and a trivially allowed open (probe_err).  What cannot be read stays unknown.  0, or -EINVAL when s
  * is NULL. */
 PEV_EXPORT int pev_system_settings_read(struct pev_system_settings *s);
 
@@ -131,6 +138,9 @@ enum pev_explain_kind {
 	PEV_EXPLAIN_CONFIG,		/* config out of range */
 	PEV_EXPLAIN_TRACEPOINT_ID,	/* no tracepoint with that id */
 	PEV_EXPLAIN_INVALID,		/* EINVAL, no field stands out */
+	/* EPERM / EACCES / ENOSYS: every perf_event_open of this process is
+	 * refused by a seccomp filter (container runtime) */
+	PEV_EXPLAIN_SECCOMP,
 	PEV_EXPLAIN__COUNT
 };
 

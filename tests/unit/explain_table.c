@@ -63,7 +63,23 @@ M(m_perfmon_old_cpu, s->cap_perfmon = true; s->kernel_major = 5; s->kernel_minor
 M(m_bp_kernel, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 2; a->bp_len = 8;
   a->bp_addr = 0xffffffff81000000ULL; a->exclude_kernel = 0; s->paranoid = -1)
 M(m_perm_exclude, s->cap_sys_admin = true; a->type = PERF_TYPE_HARDWARE; s->has_hw_pmu = 1;
-  a->exclude_idle = 1)
+  a->exclude_idle = 1; s->seccomp_mode = 0; s->probe_err = 0)
+/* perf_event_open blocked wholesale: the trivial probe got the same errno. */
+M(m_seccomp_eperm, s->seccomp_mode = 2; s->seccomp_filters = 3; s->probe_err = EPERM;
+  a->exclude_guest = 1)
+M(m_seccomp_cpu, s->seccomp_mode = 2; s->seccomp_filters = 1; s->probe_err = EPERM;
+  c->pid = -1; c->cpu = 0)
+M(m_seccomp_enosys, s->seccomp_mode = 2; s->seccomp_filters = 1; s->probe_err = ENOSYS)
+M(m_seccomp_enosys_unprobed, s->seccomp_mode = 2; s->seccomp_filters = 1)
+M(m_lsm_all, s->seccomp_mode = 0; s->probe_err = EACCES; a->exclude_guest = 1)
+/* Exclude bits set, but the probe shows perf_event_open refused wholesale
+ * without seccomp (paranoid 3 here): not an exclude problem. */
+M(m_exclude_no_evidence, s->cap_sys_admin = true; a->type = PERF_TYPE_HARDWARE;
+  s->has_hw_pmu = 1; a->exclude_idle = 1; s->seccomp_mode = 0; s->probe_err = -1)
+M(m_seccomp_paranoid_unknown, s->seccomp_mode = 2; s->probe_err = EPERM;
+  s->paranoid = PEV_SETTING_UNKNOWN)
+M(m_enosys_no_seccomp, s->seccomp_mode = 0; s->probe_err = ENOSYS;
+  s->paranoid = PEV_SETTING_UNKNOWN)
 M(m_sigtrap_other, a->sigtrap = 1; a->remove_on_exec = 1; c->pid = 1234;
   c->target_uid_known = true; c->target_uid = 0)
 M(m_namespaces, a->namespaces = 1)
@@ -190,6 +206,24 @@ static const struct tcase cases[] = {
 	  { "breakpoint on kernel address 0xffffffff81000000 needs CAP_SYS_ADMIN", "run as root" } },
 	{ "eperm exclude", EPERM, m_perm_exclude, PEV_EXPLAIN_EXCLUDE_UNSUPPORTED,
 	  { "exclude_idle=1", "drop the" } },
+	{ "eperm seccomp", EPERM, m_seccomp_eperm, PEV_EXPLAIN_SECCOMP,
+	  { "blocked by a seccomp filter (Seccomp: 2, 3 filters in /proc/self/status",
+	    "gets EPERM", "--security-opt seccomp=unconfined" } },
+	{ "eperm seccomp before paranoid", EPERM, m_seccomp_cpu, PEV_EXPLAIN_SECCOMP,
+	  { "seccomp filter (Seccomp: 2, 1 filter in" } },
+	{ "enosys seccomp", ENOSYS, m_seccomp_enosys, PEV_EXPLAIN_SECCOMP,
+	  { "blocked by a seccomp filter", "gets ENOSYS", "allow perf_event_open" } },
+	{ "enosys seccomp unprobed", ENOSYS, m_seccomp_enosys_unprobed, PEV_EXPLAIN_SECCOMP,
+	  { "seccomp filter" } },
+	{ "eacces all refused, no seccomp", EACCES, m_lsm_all, PEV_EXPLAIN_DENIED,
+	  { "every perf_event_open of this process is refused (EACCES)",
+	    "kernel.perf_event_paranoid 2 allows", "security module" } },
+	{ "eperm exclude unproven", EPERM, m_exclude_no_evidence, PEV_EXPLAIN_DENIED,
+	  { "security module" } },
+	{ "eperm seccomp, paranoid unknown", EPERM, m_seccomp_paranoid_unknown, PEV_EXPLAIN_DENIED,
+	  { "kernel.perf_event_paranoid: its value could not be read" } },
+	{ "enosys no seccomp", ENOSYS, m_enosys_no_seccomp, PEV_EXPLAIN_NO_PERF_SYSCALL,
+	  { "CONFIG_PERF_EVENTS" } },
 	{ "eacces sigtrap", EACCES, m_sigtrap_other, PEV_EXPLAIN_SIGTRAP_PERM,
 	  { "sigtrap on process 1234", "CAP_KILL" } },
 	{ "eacces namespaces", EACCES, m_namespaces, PEV_EXPLAIN_NAMESPACES_PERM,
@@ -338,6 +372,11 @@ static void run_case(const struct tcase *t, int sign)
 	for (int i = 0; i < 4 && t->want[i]; i++)
 		CHECK_MSG(strstr(line, t->want[i]) != NULL, "%s: '%s' not in \"%s\"",
 			  t->name, t->want[i], line);
+	/* A seccomp block names no other cause. */
+	if (t->kind == PEV_EXPLAIN_SECCOMP)
+		CHECK_MSG(!strstr(line, "exclude") && !strstr(line, "paranoid") &&
+			  !strstr(line, "CONFIG_PERF_EVENTS"), "%s: another cause named: %s",
+			  t->name, line);
 	/* The library's style: lowercase start, no trailing punctuation. */
 	CHECK_MSG(e.reason[0] && !(e.reason[0] >= 'A' && e.reason[0] <= 'Z') &&
 		  !strchr(".;", e.reason[strlen(e.reason) - 1]), "%s: reason style: %s",
