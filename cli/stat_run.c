@@ -719,6 +719,10 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 		if (rc || last || stat_signal())
 			break;
 	}
+	/* flushed here, so that a failure keeps its errno (the flush of
+	 * every stream below forgets it) */
+	if (cfg->out.f && fflush(cfg->out.f) != 0 && !cfg->out_errno)
+		cfg->out_errno = errno;
 	stat_signals_restore();
 	*signo = stat_signal();
 	free(s.kind);

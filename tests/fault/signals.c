@@ -50,7 +50,10 @@ static const struct sig_case cases[] = {
 	/* the same with pidfd_open refused (seccomp, kernel < 5.3, valgrind) */
 	{ "stat, no pidfd", "exec " NOPIDFD " @P stat -e task-clock -- sleep 30",
 	  R_CHILD, "sleep", "Performance counter stats", NULL, false, true },
-	{ "stat -p PID, no pidfd", SLEEPER " & exec " NOPIDFD " @P stat -e task-clock -p $!",
+	/* the target is not strace's child: strace would wait for it */
+	{ "stat -p PID, no pidfd",
+	  "w=$(sh -c '" SLEEPER " >/dev/null 2>&1 & echo $!') && exec " NOPIDFD
+	  " @P stat -e task-clock -p $w",
 	  R_PEFD, NULL, "Performance counter stats", NULL, false, true },
 	{ "record, no pidfd",
 	  "exec " NOPIDFD " @P record -e task-clock -o @D/perf.data -- sleep 30",
@@ -171,7 +174,7 @@ static void run_case(const struct sig_case *c, int sig)
 		goto out;
 	}
 	/* into the wait proper */
-	struct timespec ts = { 0, 150 * 1000 * 1000 };
+	struct timespec ts = { 0, (getenv("SIGDELAY") ? atoi(getenv("SIGDELAY")) : 150) * 1000 * 1000 };
 	nanosleep(&ts, NULL);
 	kill(target, sig);
 	t_sig = fx_now();

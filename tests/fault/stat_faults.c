@@ -10,7 +10,7 @@
 static const struct fx_case cases[] = {
 	/* perf_event_open: the first event, a later one, retried EINTR */
 	{ "perf_event_open EPERM first", "-e inject=perf_event_open:error=EPERM:when=1+",
-	  STAT, FX_ERR, "cannot open 'task-clock'|not permitted", 0, NULL },
+	  STAT, FX_ERR, "cannot open 'task-clock'|EPERM", 0, NULL },
 	{ "perf_event_open EACCES first", "-e inject=perf_event_open:error=EACCES:when=1+",
 	  STAT, FX_ERR, "cannot open 'task-clock'", 0, NULL },
 	{ "perf_event_open ENOSYS first", "-e inject=perf_event_open:error=ENOSYS:when=1+",
