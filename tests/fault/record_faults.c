@@ -90,7 +90,7 @@ static const struct fx_case cases[] = {
 	{ "pipe poll EINTR", "-e inject=poll:error=EINTR:when=2",
 	  RECP, FX_OK, NULL, C_PIPE, NULL },
 	/* -a with no command, ended by --timeout-like means: a short sleep */
-	{ "-a read EIO (sysfs, /proc)", "-e inject=read:error=EIO:when=40",
+	{ "-a read EIO (sysfs, /proc)", "-e inject=read:error=EIO:when=@R30",
 	  "@P record -a -e cpu-clock -c 1000000 -o @D/perf.data -- sleep 0.2", FX_ANY,
 	  "Input/output error", C_FILE, NULL },
 	/* tracefs mount refused */

@@ -28,7 +28,7 @@ struct sig_case {
 };
 
 #define SLEEPER "@H/record_work -s -m 30000"
-#define NOPIDFD "strace -f -qq -o /dev/null -e inject=pidfd_open:error=ENOSYS"
+#define NOPIDFD "env ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o /dev/null -e inject=pidfd_open:error=ENOSYS"
 
 static const struct sig_case cases[] = {
 	{ "stat waiting on a workload", "exec @P stat -e task-clock -- sleep 30",
