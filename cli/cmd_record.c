@@ -652,8 +652,12 @@ int cmd_record(int argc, char **argv)
 		e = rec_write_lost_samples(&r);
 	if (!e && r.first_time <= r.last_time)
 		pev_data_writer_sample_time(r.w, r.first_time, r.last_time);
-	if (!e && !r.pipe && !o->no_buildid && rec_collect_build_ids(&r) < 0 && o->verbose)
-		cli_warn("cannot read '%s' back for build ids", r.path);
+	int be;
+	/* The file stays good without its build ids, but the user is told
+	 * (perf report then finds the binaries by path only). */
+	if (!e && !r.pipe && !o->no_buildid && (be = rec_collect_build_ids(&r)) < 0)
+		cli_warn("cannot read '%s' back for build ids: %s; the file has none (-B skips them)",
+			 r.path, strerror(-be));
 	if (!e) {
 		e = pev_data_writer_finish(r.w);
 		r.data_complete = e != 0;	/* only the features failed */
