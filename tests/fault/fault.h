@@ -41,6 +41,7 @@ enum fx_check {
 	C_WARN = 1 << 5,	/* exit 0 still needs a warning line with `say` */
 	C_MNTNS = 1 << 6,	/* run in a private mount namespace (unshare -m) */
 	C_SCRIPTP = 1 << 7,	/* exit 0: @D/out is perf script's output of @I/in.pipe */
+	C_OLD = 1 << 8,		/* @D/perf.data still holds "old" (the pre's) */
 };
 
 struct fx_case {
@@ -335,6 +336,15 @@ static inline void fx_run(const struct fx_case *c)
 	/* A file or stream: when perfev says it was written (exit 0, or the
 	 * "cut back" message), perf must read all it says is there. */
 	bool claims = rc == 0 || strstr(err, "cut back");
+	if (c->check & C_OLD) {
+		char op[600];
+		size_t ol;
+		snprintf(op, sizeof(op), "%s/perf.data", dir);
+		char *old = t_slurp(op, &ol);
+		if (strcmp(old, "old\n"))
+			T_FAIL("%s: the existing perf.data was not kept (%zu bytes now)", c->name, ol);
+		free(old);
+	}
 	if ((c->check & C_FILE) && claims)
 		fx_check_data(c->name, dir, "perf.data", err);
 	if ((c->check & C_PIPE) && claims)
