@@ -304,7 +304,8 @@ static void set_clock_features(struct rec *r, struct pev_data_features *f)
 	pev_data_features_set(f, PEV_FEAT_CLOCK_DATA, true);
 }
 
-static int start_output(struct rec *r)
+/* *what: the step that failed, for the message ("write the header of"). */
+static int start_output(struct rec *r, const char **what)
 {
 	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = r->pipe,
 					   .compress_level = r->o.zlevel };
@@ -325,8 +326,10 @@ static int start_output(struct rec *r)
 		return e;
 	if (r->o.use_clockid)
 		set_clock_features(r, f);
+	*what = "write the header of";
 	if ((e = pev_data_writer_start(r->w)) < 0)
 		return e;
+	*what = "start";
 
 	/* The state that exists already: kernel map, modules, the tasks. */
 	struct pev_synth_opts so = { .size = sizeof(so), .attr = &r->ev[0].attr.attr,
@@ -616,11 +619,12 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (open_output(&r) < 0)
 		goto out;
-	if ((e = start_output(&r)) < 0) {
+	const char *what = "start";
+	if ((e = start_output(&r, &what)) < 0) {
 		if (r.write_err)
 			write_error(&r, e);
 		else
-			cli_error("cannot start '%s': %s", r.pipe ? "(pipe)" : r.path,
+			cli_error("cannot %s '%s': %s", what, r.pipe ? "(pipe)" : r.path,
 				  strerror(-e));
 		goto out;
 	}

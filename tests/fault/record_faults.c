@@ -59,7 +59,7 @@ static const struct fx_case cases[] = {
 	{ "rename EIO (old file kept)", OUTF " -e inject=rename:error=EIO:when=1+",
 	  REC, FX_ERR, "perf.data|Input/output error", C_OLD, "echo old >perf.data" },
 	{ "pwrite64 ENOSPC header", OUTF " -e inject=pwrite64:error=ENOSPC:when=1+",
-	  REC, FX_ERR, "perf.data|No space left on device", C_FILE, NULL },
+	  REC, FX_ERR, "write the header of|perf.data|No space left on device", C_FILE, NULL },
 	{ "pwrite64 ENOSPC records", OUTF " -e inject=pwrite64:error=ENOSPC:when=16+",
 	  REC, FX_ERR, "perf.data|No space left on device", C_FILE, NULL },
 	{ "pwrite64 EIO features", OUTF " -e inject=pwrite64:error=EIO:when=24+",
@@ -81,7 +81,7 @@ static const struct fx_case cases[] = {
 	  REC, FX_ANY, "build ids|Cannot allocate memory", C_FILE | C_WARN, NULL },
 	/* -o -: the stream */
 	{ "pipe write ENOSPC first", "-P @D/out -e inject=write:error=ENOSPC:when=1+",
-	  RECP, FX_ERR, "No space left on device", C_PIPE, NULL },
+	  RECP, FX_ERR, "write the header of|No space left on device", C_PIPE, NULL },
 	{ "pipe write EIO later", "-P @D/out -e inject=write:error=EIO:when=6+",
 	  RECP, FX_ERR, "Input/output error", C_PIPE, NULL },
 	{ "pipe write EINTR retried", "-P @D/out -e inject=write:error=EINTR:when=3",
