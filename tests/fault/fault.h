@@ -42,6 +42,7 @@ enum fx_check {
 	C_MNTNS = 1 << 6,	/* run in a private mount namespace (unshare -m) */
 	C_SCRIPTP = 1 << 7,	/* exit 0: @D/out is perf script's output of @I/in.pipe */
 	C_OLD = 1 << 8,		/* @D/perf.data still holds "old" (the pre's) */
+	C_SPIN30 = 1 << 9,	/* exit 0: task-clock of record_work -m 30 (see fx_run) */
 };
 
 struct fx_case {
@@ -331,6 +332,20 @@ static inline void fx_run(const struct fx_case *c)
 	    (!strstr(err, "Performance counter stats") || !strstr(err, " msec task-clock") ||
 	     strstr(err, "<not counted> msec task-clock")))
 		T_FAIL("%s: exit 0 without the counts: %.400s", c->name, err);
+	if (rc == 0 && (c->check & C_SPIN30)) {
+		/* The workload spins 30 ms of its own CPU time, a lower bound
+		 * for task-clock; under strace both perf and perfev read up to
+		 * a third less at times (the ptrace stops at each of its
+		 * clock_gettime calls), so only half is required: what a
+		 * retry that lost the counts would fall below. */
+		const char *m = strstr(err, " msec task-clock");
+		const char *b = m;
+		while (b && b > err && b[-1] != ' ')
+			b--;
+		double ms = b ? strtod(b, NULL) : 0;
+		if (ms < 15.0)
+			T_FAIL("%s: task-clock %.2f msec, the workload spun 30 msec", c->name, ms);
+	}
 	if (rc == 0 && (c->check & C_LIST) && !strstr(out, "task-clock"))
 		T_FAIL("%s: exit 0 but the list lacks task-clock (%zu bytes)", c->name, len);
 	/* A file or stream: when perfev says it was written (exit 0, or the
