@@ -38,6 +38,7 @@ CLI_SRC   := $(sort $(wildcard cli/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 LIVE_SRC  := $(sort $(wildcard tests/live/*.c))
 COMPAT_SRC:= $(sort $(wildcard tests/compat/*.c))
+FAULT_SRC := $(sort $(wildcard tests/fault/*.c))
 TEST_HELPERS := $(sort $(wildcard tests/helpers/*.c))
 EX_SRC    := $(sort $(wildcard examples/*.c))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
@@ -49,7 +50,8 @@ SHARED    := $(BUILD)/libperfev.so.$(VERSION)
 SONAME    := libperfev.so.$(SOVERSION)
 PERFEV    := $(BUILD)/perfev
 
-TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:%.c=$(BUILD)/%)
+TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:%.c=$(BUILD)/%) \
+	     $(FAULT_SRC:%.c=$(BUILD)/%)
 TEST_SHARED_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/shared/%)
 HELPER_BINS := $(TEST_HELPERS:%.c=$(BUILD)/%)
 EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)

@@ -299,6 +299,21 @@ int cmd_list(int argc, char **argv)
 		}
 	}
 	struct pev_pmu_list *pmus = pev_pmu_list_load(NULL);
+	/* The PMUs' events are left out: say so, as for tracepoints below. */
+	if (!pmus && (pmu || syntax))
+		cli_warn("cannot read the PMUs in /sys/bus/event_source/devices: %s; their events are not listed",
+			 strerror(errno));
+	const struct pev_pmu *bad = NULL;
+	size_t nbad = 0;
+	for (size_t i = 0; pmu && pmus && i < pev_pmu_list_count(pmus); i++) {
+		const struct pev_pmu *p = pev_pmu_list_get(pmus, i);
+
+		if (p->error && !nbad++)
+			bad = p;
+	}
+	if (nbad)
+		cli_warn("cannot read PMU '%s'%s: %s; their events may be missing from the list",
+			 bad->name, nbad > 1 ? " and others" : "", bad->error);
 	if ((hw && add_symbolic(&l, PEV_CLASS_HW)) || (sw && add_symbolic(&l, PEV_CLASS_SW)) ||
 	    (sw && add_tools(&l)) ||
 	    (cache && add_symbolic(&l, PEV_CLASS_CACHE)) || (pmu && pmus && add_pmu_aliases(&l, pmus)))

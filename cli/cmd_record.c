@@ -270,7 +270,8 @@ static int set_tracing_data(struct rec *r, struct pev_data_features *f)
 	return 0;
 }
 
-static int start_output(struct rec *r)
+/* *what: the step that failed, for the message ("write the header of"). */
+static int start_output(struct rec *r, const char **what)
 {
 	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = r->pipe,
 					   .compress_level = r->o.zlevel };
@@ -293,8 +294,10 @@ static int start_output(struct rec *r)
 		set_clock_features(r, f);
 	if ((e = set_tracing_data(r, f)) < 0)
 		return e;
+	*what = "write the header of";
 	if ((e = pev_data_writer_start(r->w)) < 0)
 		return e;
+	*what = "start";
 
 	/* The state that exists already: kernel map, modules, the tasks. */
 	struct pev_synth_opts so = { .size = sizeof(so), .attr = &r->ev[0].attr.attr,
@@ -604,11 +607,12 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (open_output(&r) < 0)
 		goto out;
-	if ((e = start_output(&r)) < 0) {
+	const char *what = "start";
+	if ((e = start_output(&r, &what)) < 0) {
 		if (r.write_err)
 			write_error(&r, e);
 		else
-			cli_error("cannot start '%s': %s", r.pipe ? "(pipe)" : r.path,
+			cli_error("cannot %s '%s': %s", what, r.pipe ? "(pipe)" : r.path,
 				  strerror(-e));
 		goto out;
 	}
@@ -640,8 +644,12 @@ int cmd_record(int argc, char **argv)
 		e = rec_write_lost_samples(&r);
 	if (!e && r.first_time <= r.last_time)
 		pev_data_writer_sample_time(r.w, r.first_time, r.last_time);
-	if (!e && !r.pipe && !o->no_buildid && rec_collect_build_ids(&r) < 0 && o->verbose)
-		cli_warn("cannot read '%s' back for build ids", r.path);
+	int be;
+	/* The file stays good without its build ids, but the user is told
+	 * (perf report then finds the binaries by path only). */
+	if (!e && !r.pipe && !o->no_buildid && (be = rec_collect_build_ids(&r)) < 0)
+		cli_warn("cannot read '%s' back for build ids: %s; the file has none (-B skips them)",
+			 r.path, strerror(-be));
 	if (!e) {
 		e = pev_data_writer_finish(r.w);
 		r.data_complete = e != 0;	/* only the features failed */

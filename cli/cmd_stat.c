@@ -484,9 +484,15 @@ int cmd_stat(int argc, char **argv)
 	int signo = 0;
 	int rc = stat_run(&cfg, &signo);
 
-	if (of && fclose(of) != 0 && !rc) {
-		cli_error("cannot write '%s': %s", a.output ? a.output : "--log-fd", strerror(errno));
-		rc = EXIT_ERROR;
+	/* A flush that failed during -I left the stream's error flag, and
+	 * fclose may then succeed: check both, or counts vanish silently. */
+	int ferr = of && ferror(of) ? (cfg.out_errno ? cfg.out_errno : EIO) : 0;
+	if (of && fclose(of) != 0 && !ferr)
+		ferr = errno;
+	if (ferr) {
+		cli_error("cannot write '%s': %s", a.output ? a.output : "--log-fd", strerror(ferr));
+		if (!rc)
+			rc = EXIT_ERROR;
 	}
 	free(desc);
 	pev_evlist_free(evl);

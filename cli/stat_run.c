@@ -44,6 +44,7 @@ struct session {
 	char **comm;		/* --per-thread: comm of each thread slot */
 	uint64_t t0, last_tick;
 	int intervals;
+	bool tick_warned;	/* -I: a read failed (said once) */
 	/* the tool events: values at the last read, at the read before
 	 * (for -I deltas), and rusage at the start of the run (ns) */
 	uint64_t tool_cur[STAT_TOOL_N], tool_prev[STAT_TOOL_N], ru0[STAT_TOOL_N];
@@ -327,15 +328,25 @@ static void interval_print(struct session *s, uint64_t now)
 		stat_human_interval_header(o->f, o->aggr);
 	if (s->ctr)
 		print_counts(s, PEV_VIEW_DELTA, now - s->last_tick, now - s->t0);
-	fflush(o->f);
+	/* stdio forgets a failed flush's errno by fclose: keep it */
+	if (fflush(o->f) != 0 && !s->cfg->out_errno)
+		s->cfg->out_errno = errno;
 }
 
 static void interval_tick(struct session *s, uint64_t now)
 {
-	if (s->ctr && pev_counters_read(s->ctr) < 0)
-		return;
-	tool_read(s, now, false);
-	interval_print(s, now);
+	int r = s->ctr ? pev_counters_read(s->ctr) : 0;
+
+	/* A failed read skips this interval's line (said once), and the
+	 * clock moves on: retrying at once would spin without ever polling
+	 * for the end of the run. */
+	if (r < 0 && !s->tick_warned)
+		cli_warn("cannot read the counters: %s; intervals are left out", strerror(-r));
+	s->tick_warned |= r < 0;
+	if (r == 0) {
+		tool_read(s, now, false);
+		interval_print(s, now);
+	}
 	s->last_tick = now;
 	s->intervals++;
 }
@@ -713,6 +724,10 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 		if (rc || last || stat_signal())
 			break;
 	}
+	/* flushed here, so that a failure keeps its errno (the flush of
+	 * every stream below forgets it) */
+	if (cfg->out.f && fflush(cfg->out.f) != 0 && !cfg->out_errno)
+		cfg->out_errno = errno;
 	stat_signals_restore();
 	*signo = stat_signal();
 	free(s.kind);

@@ -9,6 +9,7 @@
 #include "stat.h"
 
 struct stat_cfg {
+	int out_errno;		/* the first failed flush of out.f (-I), or 0 */
 	char **argv;		/* the command, or NULL */
 	const char *pids, *tids, *cpus, *cgroup;
 	bool all_cpus;

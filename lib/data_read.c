@@ -3,6 +3,7 @@
  * Every offset and size read from the file is checked against the file's
  * length before use. */
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -393,6 +394,17 @@ PEV_EXPORT struct pev_data *pev_data_open_fd(int fd,
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* A non-blocking pipe (its writer set O_NONBLOCK on it):
+		 * wait for more, as a blocking read would. */
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+				e = errno;
+				goto fail;
+			}
+			continue;
+		}
 		if (n < 0) {
 			e = errno;
 			goto fail;

@@ -3,6 +3,7 @@
  * as user records, then the data); records compressed or byte-swapped on
  * the way.  The end of a file is in data_write_end.c. */
 #include <errno.h>
+#include <poll.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -131,6 +132,15 @@ int pev__dw_out_at(struct pev_data_writer *w, const void *buf, size_t len,
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* A non-blocking stdout (a pipe its reader set O_NONBLOCK on):
+		 * wait until it takes more, as a blocking write would. */
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = w->fd, .events = POLLOUT };
+
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+				return w->err = -errno;
+			continue;
+		}
 		if (n < 0)
 			return w->err = -errno;
 		if (n == 0)

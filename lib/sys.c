@@ -35,12 +35,32 @@ PEV_EXPORT long pev_attr_first_unknown(const void *attr, size_t attr_size,
 	return -1;
 }
 
+/* How many times a call interrupted (EINTR: a signal arrived while the
+ * kernel waited for the target's exec_update_lock) or refused for a moment
+ * (EAGAIN) is tried again before its error is returned.  Bounded, so that
+ * an error that persists still reaches the caller. */
+#define RETRIES 16
+
 static int raw_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 		    int group_fd, unsigned long flags)
 {
-	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+	long fd;
+	int tries = 0;
 
+	do
+		fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+	while (fd < 0 && (errno == EINTR || errno == EAGAIN) && ++tries < RETRIES);
 	return fd < 0 ? -errno : (int)fd;
+}
+
+static int retry_ioctl(int fd, unsigned long req, void *arg)
+{
+	int r, tries = 0;
+
+	do
+		r = ioctl(fd, req, arg);
+	while (r < 0 && errno == EINTR && ++tries < RETRIES);
+	return r < 0 ? -errno : 0;
 }
 
 PEV_EXPORT int pev_sys_open(struct perf_event_attr *attr, pid_t pid, int cpu,
@@ -72,7 +92,7 @@ PEV_EXPORT int pev_sys_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 
 static int do_ioctl(int fd, unsigned long req, unsigned long arg)
 {
-	return ioctl(fd, req, arg) < 0 ? -errno : 0;
+	return retry_ioctl(fd, req, (void *)arg);
 }
 
 PEV_EXPORT int pev_ioc_enable(int fd, bool group)
@@ -102,7 +122,7 @@ PEV_EXPORT int pev_ioc_period(int fd, uint64_t period)
 {
 	if (!period)
 		return -EINVAL;
-	return ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) < 0 ? -errno : 0;
+	return retry_ioctl(fd, PERF_EVENT_IOC_PERIOD, &period);
 }
 
 PEV_EXPORT int pev_ioc_set_output(int fd, int target_fd)
@@ -114,14 +134,14 @@ PEV_EXPORT int pev_ioc_set_filter(int fd, const char *filter)
 {
 	if (!filter)
 		return -EINVAL;
-	return ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0 ? -errno : 0;
+	return retry_ioctl(fd, PERF_EVENT_IOC_SET_FILTER, (void *)filter);
 }
 
 PEV_EXPORT int pev_ioc_id(int fd, uint64_t *id)
 {
 	if (!id)
 		return -EINVAL;
-	return ioctl(fd, PERF_EVENT_IOC_ID, id) < 0 ? -errno : 0;
+	return retry_ioctl(fd, PERF_EVENT_IOC_ID, id);
 }
 
 PEV_EXPORT int pev_ioc_set_bpf(int fd, int prog_fd)

@@ -425,10 +425,14 @@ PEV_EXPORT struct pev_pmu_list *pev_pmu_list_load(const char *sysfs_root)
 		if (!valid_pmu_name(de->d_name))
 			continue;
 		int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
+		/* Gone meanwhile, or not a directory: not a PMU.  Any other
+		 * failure (EMFILE, EACCES) keeps the PMU, with its error. */
+		if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
 			continue;
+		int open_err = fd < 0 ? errno : 0;
 		if ((ret = pev__grow_array(list->pmus, &cap, list->n + 1, 8))) {
-			close(fd);
+			if (fd >= 0)
+				close(fd);
 			break;
 		}
 		struct pev_pmu *p = &list->pmus[list->n];
@@ -440,6 +444,13 @@ PEV_EXPORT struct pev_pmu_list *pev_pmu_list_load(const char *sysfs_root)
 			break;
 		}
 		list->n++;
+		if (open_err) {
+			if (!(p->error = strdup(strerror(open_err)))) {
+				ret = -ENOMEM;
+				break;
+			}
+			continue;
+		}
 		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
 		why[0] = '\0';
 		int r = load_into(p, fd, sub, why, sizeof(why));

@@ -11,6 +11,7 @@ PKGS=(
   linux-perf                 # the oracle for compatibility tests and benches
   hyperfine bc               # benchmarks
   passwd                     # useradd, for the unprivileged permission tests
+  strace util-linux          # tests/fault: injected syscall failures; unshare
 )
 missing=()
 for p in "${PKGS[@]}"; do
