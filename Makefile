@@ -150,7 +150,7 @@ FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/perfev/*.h lib/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $<")
-	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(DEPLIBS)
+	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(DEPLIBS)
 fuzz: $(FUZZ_BINS)
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
