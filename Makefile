@@ -58,7 +58,7 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-only demo bench fuzz fuzz-run install clean deps
+.PHONY: all lib cli tests examples check check-san check-only demo bench fuzz fuzz-run mutants install clean deps
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
@@ -105,12 +105,15 @@ TEST_HDRS := $(wildcard tests/*.h tests/*/*.h)
 $(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
 # Unit tests again, against the shared library.
 $(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
+
+# What each test includes (some unit tests compile cli/*.c directly).
+-include $(wildcard $(BUILD)/tests/*/*.d)
 
 $(BUILD)/examples/%: examples/%.c $(STATIC)
 	@mkdir -p $(@D)
@@ -152,10 +155,15 @@ FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/perfev/*.h lib/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $<")
-	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(DEPLIBS)
+	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(DEPLIBS)
 fuzz: $(FUZZ_BINS)
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# Mutation testing, outside CI (about 10 minutes): plants each bug of
+# tests/mutants/list in a scratch copy and runs the tests that must kill it.
+mutants: all
+	$(Q)tests/mutants/run.sh
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfev $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
