@@ -1,5 +1,5 @@
 /* Numeric options take a whole number and nothing after it: '-r 3x',
- * '--repeat=2y', '-I 10ms', '-c 5k' are usage errors (exit 2) naming the
+ * '--repeat=2y', '-I 10ms', 'script --max-stack 5k', 'record -c 5k' are usage errors (exit 2) naming the
  * option and the text; '-r 0x3' (strtol base 0, as perf's parse-options)
  * is 3 runs. */
 #include "testutil.h"
@@ -26,7 +26,10 @@ int main(void)
 		(char *[]){ pv, "stat", "--repeat=2y", "true", NULL });
 	refused("option '--interval-print' needs a number, not '10ms'",
 		(char *[]){ pv, "stat", "-I", "10ms", "-e", "task-clock", "true", NULL });
-	refused("option '--count' needs a number, not '5k'",
+	refused("option '--max-stack' needs a number, not '5k'",
+		(char *[]){ pv, "script", "--max-stack", "5k", "-i", "/dev/null", NULL });
+	/* -c has its own parser (record_opts.c): the same rule, its own words */
+	refused("invalid period '5k' for '-c'",
 		(char *[]){ pv, "record", "-c", "5k", "-o", "/dev/null", "true", NULL });
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-r", "0x3", "-x,", "-e", "task-clock", "true"));
 	CHECK_EQ_INT(r.exit_code, 0);
