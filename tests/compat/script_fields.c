@@ -391,7 +391,7 @@ static void test_recorded(void)
 		{ "-F +tod", NULL },
 		{ "-F +tod,+flags --ns", NULL },
 		{ "-F +srcline", "script_deep.c:" },
-		{ "-F ip,sym,srcline,srccode", "|2" },
+		{ "-F ip,sym,srcline,srccode", "|" },
 		{ "-F ip,srccode", "sink" },
 		{ "-F +insn,+insnlen", " ilen: 3 insn: " },
 		{ "-F ip,insnlen", " ilen: " },
