@@ -127,6 +127,18 @@ static inline int t_cgroup2_mount(char *buf, size_t size)
 		T_FATAL("pev_cgroup2_mount: not %s as in /proc/mounts", _want); \
 	} while (0)
 
+/* LeakSanitizer cannot run under ptrace: a sanitizer build of perfev run
+ * under strace would fail at its exit for that alone.  Call before running
+ * perfev under strace. */
+static inline void t_no_leak_check_under_ptrace(void)
+{
+	const char *ao = getenv("ASAN_OPTIONS");
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s%sdetect_leaks=0", ao ? ao : "", ao && *ao ? ":" : "");
+	setenv("ASAN_OPTIONS", buf, 1);
+}
+
 static inline int t_done(void)
 {
 	if (t_failures) {

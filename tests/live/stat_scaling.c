@@ -127,6 +127,7 @@ int main(void)
 	if (access(STRACE, X_OK))
 		T_SKIP("%s is not installed", STRACE);
 	t_need_getppid_tracepoint();
+	t_no_leak_check_under_ptrace();
 	const char *tp = "syscalls:sys_enter_getppid";
 
 	/* task-clock: 3703701 ns scaled */

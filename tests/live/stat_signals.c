@@ -207,12 +207,7 @@ int main(void)
 		       "cases are not run\n");
 		return t_done();
 	}
-	/* LeakSanitizer cannot run under ptrace: a sanitizer build would
-	 * fail at its exit for that alone */
-	const char *ao = getenv("ASAN_OPTIONS");
-	char aobuf[512];
-	snprintf(aobuf, sizeof(aobuf), "%s%sdetect_leaks=0", ao ? ao : "", ao && *ao ? ":" : "");
-	setenv("ASAN_OPTIONS", aobuf, 1);
+	t_no_leak_check_under_ptrace();
 	int st;
 	pid_t pid = start((char *[]){ "strace", "-f", "-o", "/dev/null", "-e",
 				      "trace=pidfd_open", "-e", "inject=pidfd_open:error=ENOSYS",
