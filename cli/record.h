@@ -73,6 +73,7 @@ struct rec_opts {
 struct rec_event {
 	struct pev_attr attr;
 	char *name;
+	char *own_name;		/* name when record made it (":u" fallback), freed */
 	int leader;		/* index of the group leader */
 	int *fds;
 	uint64_t *ids;

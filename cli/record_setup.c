@@ -398,6 +398,33 @@ static void fallback_cpu_clock(struct rec *r, struct rec_event *e)
 	e->name = (char *)"cpu-clock";
 }
 
+/* perf's fallback for unprivileged users (evsel__fallback): above
+ * kernel.perf_event_paranoid 1 only user space may be sampled, so an event
+ * refused for counting the kernel too is tried with exclude_kernel and
+ * exclude_hv, and renamed as perf renames it ("cpu-clock:u").  An event
+ * that excludes user space stays refused, as in perf.  True when the attr
+ * was changed (the caller opens again). */
+static bool fallback_user_only(struct rec *r, struct rec_event *e, int err)
+{
+	struct perf_event_attr *a = &e->attr.attr;
+	long paranoid;
+	char *name;
+
+	if ((err != -EACCES && err != -EPERM) || a->exclude_kernel || a->exclude_user ||
+	    pev_sysctl_read(PEV_SYSCTL_PARANOID, &paranoid) < 0 || paranoid <= 1)
+		return false;
+	if (asprintf(&name, "%s%su", e->name,
+		     strchr(e->name, '/') || strchr(e->name, ':') ? "" : ":") < 0)
+		return false;
+	if (r->o.verbose)
+		fprintf(stderr, "Warning:\nkernel.perf_event_paranoid=%ld, trying to fall back "
+			"to excluding kernel and hypervisor  samples\n", paranoid);
+	a->exclude_kernel = a->exclude_hv = 1;
+	free(e->own_name);
+	e->name = e->own_name = name;
+	return true;
+}
+
 static void open_error(struct rec *r, struct rec_event *e, int err, pid_t pid,
 		       int cpu, int group_fd)
 {
@@ -452,6 +479,8 @@ retry:
 						goto retry;
 					}
 				}
+				if (fd < 0 && s == 0 && fallback_user_only(r, e, fd))
+					goto retry;
 				if (fd == -ESRCH && !r->cpu_wide && (!r->wl || r->wl_timer)) {
 					/* A thread of -p/-t ended meanwhile. */
 					continue;
@@ -622,6 +651,7 @@ void rec_close(struct rec *r)
 				close(r->ev[i].fds[s]);
 		free(r->ev[i].fds);
 		free(r->ev[i].ids);
+		free(r->ev[i].own_name);
 	}
 	free(r->ev);
 	free(r->threads);

@@ -465,7 +465,7 @@ static int open_counters(struct session *s)
 {
 	struct stat_cfg *c = s->cfg;
 	struct pev_counter_opts co = { .size = sizeof(co), .target = s->target,
-				       .no_inherit = c->no_inherit };
+				       .no_inherit = c->no_inherit, .user_fallback = true };
 
 	s->ctr = pev_counters_new(&co);
 	int r = s->ctr ? pev_counters_add_evlist(s->ctr, c->evl) : -errno;

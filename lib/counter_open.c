@@ -69,6 +69,39 @@ static void drop_format(struct pev_counters *c, uint64_t bit, bool only_inherit)
 	}
 }
 
+/* perf's fallback for unprivileged users (evsel__fallback): above
+ * paranoid 1 only user space may be counted, so an event refused for
+ * counting the kernel too is opened with exclude_kernel and exclude_hv and
+ * renamed as perf renames it ("task-clock:u", "cpu/e/u").  An event that
+ * excludes user space is left refused, as perf leaves it.  Returns the new
+ * fd, or err when the fallback does not apply or fails too. */
+static int user_fallback(struct pev_counters *c, struct pev__cev *ev, pid_t pid,
+			 int cpu, int group_fd, unsigned long flags, int err)
+{
+	struct perf_event_attr *a = &ev->attr.attr;
+	long paranoid;
+	int fd;
+
+	if (a->exclude_kernel || a->exclude_user ||
+	    pev_sysctl_read(PEV_SYSCTL_PARANOID, &paranoid) < 0 || paranoid <= 1)
+		return err;
+	a->exclude_kernel = a->exclude_hv = 1;
+	fd = pev_sys_open(a, pid, cpu, group_fd, flags);
+	if (fd < 0) {
+		a->exclude_kernel = a->exclude_hv = 0;
+		return err;
+	}
+	const char *sep = strchr(ev->name, '/') || strchr(ev->name, ':') ? "" : ":";
+	char *name;
+	if (asprintf(&name, "%s%su", ev->name, sep) >= 0) {
+		free(ev->name);
+		ev->name = name;
+	}
+	logf_(c, 1, "kernel.perf_event_paranoid=%ld, trying to fall back to excluding "
+	      "kernel and hypervisor  samples", paranoid);
+	return fd;
+}
+
 /* Open one event on one slot; on EINVAL, learn whether a read_format bit
  * we asked for is what this kernel refuses, and retry without it. */
 static int open_one(struct pev_counters *c, struct pev__cev *ev, pid_t pid,
@@ -119,6 +152,8 @@ static int open_one(struct pev_counters *c, struct pev__cev *ev, pid_t pid,
 			a->exclude_host = eh;
 		}
 	}
+	if ((fd == -EACCES || fd == -EPERM) && c->opts.user_fallback)
+		fd = user_fallback(c, ev, pid, cpu, group_fd, flags, fd);
 	if (fd >= 0) {
 		if (a->read_format & PERF_FORMAT_LOST)
 			c->lost_known = c->lost_ok = true;

@@ -115,6 +115,10 @@ struct pev_counter_opts {
 	bool no_lost;		/* do not ask for PERF_FORMAT_LOST */
 	pev_log_fn log;		/* optional: why an event was not opened */
 	void *log_user;
+	/* As perf: when kernel.perf_event_paranoid > 1 refuses an event that
+	 * counts kernel and user space (EACCES/EPERM), count user space only
+	 * (exclude_kernel, exclude_hv) and name it NAME:u.  Off by default. */
+	bool user_fallback;
 };
 
 /* A new, empty set.  NULL and errno (-EINVAL without a target). */
