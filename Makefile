@@ -56,7 +56,7 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-only demo bench fuzz fuzz-run install clean deps
+.PHONY: all lib cli tests examples check check-san check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge install clean deps
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
@@ -150,10 +150,18 @@ FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/perfev/*.h lib/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $<")
-	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(DEPLIBS)
+	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(DEPLIBS)
 fuzz: $(FUZZ_BINS)
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
+# `make fuzz-long FUZZ_SECONDS=N [FUZZ_HARNESSES="data_read=600 ..."]`: a long
+# campaign (outside CI) printing each harness's execution count; see
+# tests/fuzz/long.sh.  `make fuzz-merge` minimizes what it found into the
+# committed corpora.
+fuzz-long: fuzz
+	$(Q)tests/fuzz/long.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+fuzz-merge: fuzz
+	$(Q)tests/fuzz/merge.sh
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfev $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
