@@ -121,6 +121,12 @@ void stat_human_run_table(FILE *f, const double *run_s, int runs, double avg, in
  * 6.1 computes it), 100 when run == ena. */
 double stat_pcnt_running(uint64_t run, uint64_t ena);
 
+/* A counter's value as perf 6.1 prints it: with scale (the default),
+ * val * ena / run truncated to a whole number when run < ena (perf's
+ * perf_counts_values__scale), val otherwise; STAT_VAL_NOT_COUNTED when run
+ * is 0 (*v then 0 with scale, val without), else STAT_VAL_OK.  Pure. */
+enum stat_val stat_scale_count(uint64_t val, uint64_t ena, uint64_t run, bool scale, double *v);
+
 /* Thousands grouping: format v with "%.0f"/"%.2f" and the locale's
  * separators when group is set.  Returns buf. */
 char *stat_format_count(char *buf, size_t size, double v, bool fractional, bool group);

@@ -104,14 +104,7 @@ static void fill_cell(struct session *s, size_t ev, int cpu_idx, int thr_idx,
 	default:
 		break;
 	}
-	if (s->cfg->scale) {
-		if (pev_count_scale(&out->c, &out->v) < 0)
-			out->st = STAT_VAL_NOT_COUNTED;
-	} else {
-		out->v = (double)out->c.val;
-		if (!out->c.run)
-			out->st = STAT_VAL_NOT_COUNTED;
-	}
+	out->st = stat_scale_count(out->c.val, out->c.ena, out->c.run, s->cfg->scale, &out->v);
 }
 
 static struct stat_line make_line(struct session *s, size_t ev, const struct cell *cl,

@@ -36,3 +36,19 @@ int stat_elapsed_precision(double sd)
 	long p = lround(ceil(-log10(sd))) + 2;
 	return p < 0 ? 0 : p > 9 ? 9 : (int)p;
 }
+
+enum stat_val stat_scale_count(uint64_t val, uint64_t ena, uint64_t run, bool scale, double *v)
+{
+	*v = (double)val;
+	if (!run) {
+		if (scale)
+			*v = 0;
+		return STAT_VAL_NOT_COUNTED;
+	}
+	/* perf_counts_values__scale: the product in double, the quotient
+	 * truncated to u64 (7.5 prints as 7, and per-CPU values summed by
+	 * the topology modes are whole numbers). */
+	if (scale && run < ena)
+		*v = (double)(uint64_t)((double)val * (double)ena / (double)run);
+	return STAT_VAL_OK;
+}

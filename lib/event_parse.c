@@ -320,9 +320,15 @@ static int apply_mods(struct parse_ctx *c, size_t first, size_t pos, size_t len,
 
 /* After an event's base at *p: an optional ":mods" (or, for pmu/.../,
  * letters right after the closing '/'), then a separator. */
-static int event_tail(struct parse_ctx *c, size_t first, size_t *p, bool pmu_style, const char *what)
+static int event_tail(struct parse_ctx *c, size_t first, size_t *p, bool pmu_style,
+		      const char *what_in)
 {
 	size_t q = *p;
+	char what[128];
+
+	/* A copy: what_in may be an event's name, which apply_mods reallocs
+	 * (the fuzzer's heap-use-after-free on "msr/tsc/e:bin/"). */
+	snprintf(what, sizeof(what), "%s", what_in);
 
 	if (q < c->len && (c->spec[q] == ':' || (pmu_style && !is_sep(c, q)))) {
 		if (c->spec[q] == ':')

@@ -1,17 +1,38 @@
 #!/usr/bin/env bash
 # Run every test program under BUILD/tests: exit 0 pass, 77 skip, else fail.
 # Prints one line per test and, last, "N passed, N failed, N skipped".
+#
+# Skips are checked against tests/expected-skips (one test name per line,
+# e.g. "live/event_pfm_live  libpfm4 finds no CPU PMU on this VM"; '#'
+# starts a comment).  With CI=true or STRICT_SKIPS=1 a skip not listed there
+# is a failure: a regression that turns passing tests into skips (an attr
+# builder that breaks, so the kernel refuses every event) cannot stay green.
 set -u
 build=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+expected=${EXPECTED_SKIPS:-$here/expected-skips}
+strict=0
+[ "${CI:-}" = true ] || [ "${STRICT_SKIPS:-0}" = 1 ] && strict=1
 pass=0 fail=0 skip=0 failed=()
 export PERFEV_BUILD=$build PERFEV=$build/perfev
 tmo=${TEST_TIMEOUT:-120}
+
+skip_expected() {
+  [ -f "$expected" ] && sed 's/#.*//' "$expected" | awk '{print $1}' | grep -qxF "$1"
+}
+
 for t in $(find "$build/tests" -type f -executable ! -path '*/helpers/*' | sort); do
   name=${t#"$build"/tests/}
   out=$(timeout "$tmo" "$t" 2>&1); rc=$?
   case $rc in
     0)  pass=$((pass+1)); echo "PASS $name";;
-    77) skip=$((skip+1)); echo "SKIP $name: $(echo "$out" | grep -i 'skip' | tail -n1)";;
+    77) why=$(echo "$out" | grep -i 'skip' | tail -n1)
+        if [ "$strict" = 1 ] && ! skip_expected "$name"; then
+          fail=$((fail+1)); failed+=("$name")
+          echo "FAIL $name (skipped, and not in tests/expected-skips): $why"
+        else
+          skip=$((skip+1)); echo "SKIP $name: $why"
+        fi;;
     *)  fail=$((fail+1)); failed+=("$name"); echo "FAIL $name (exit $rc)"; echo "$out" | tail -n 25 | sed 's/^/    /';;
   esac
 done

@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
 
 static int t_failures;
 
@@ -28,10 +32,100 @@ static int t_failures;
 #define CHECK_OK(expr) do { long _r = (long)(expr); \
 	if (_r < 0) T_FAIL("%s failed: %s", #expr, strerror((int)-_r)); } while (0)
 
-/* Turn a kernel refusal into a skip with a reason; anything else fails. */
-#define T_SKIP_IF_UNSUPPORTED(ret, what) do { long _r = (long)(ret); \
-	if (_r == -ENOENT || _r == -EOPNOTSUPP || _r == -ENODEV || _r == -ENOSYS) \
-		T_SKIP("%s: kernel refused (%s)", what, strerror((int)-_r)); } while (0)
+/* Independent probes of the machine.  A test skips only when one of these
+ * shows that the kernel lacks what the test needs: a raw perf_event_open(2)
+ * issued here, with an attr the test built itself, never a call into
+ * libperfev (a broken attr builder must fail the test, not skip it). */
+static inline int t_raw_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
+			     int group_fd, unsigned long flags)
+{
+	struct perf_event_attr a = *attr;
+	long fd;
+
+	if (!a.size)
+		a.size = sizeof(a);
+	fd = syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, flags);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* 0 when the kernel opens attr for (pid, cpu) (the fd is closed again),
+ * else -errno. */
+static inline int t_probe_attr(const struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	int fd = t_raw_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* 0 when the kernel opens a minimal counter of (type, config) on this
+ * thread (cpu = -1) or on cpu (pid = -1) when cpu >= 0; else -errno. */
+static inline int t_probe_event(uint32_t type, uint64_t config, int cpu)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	return t_probe_attr(&a, cpu >= 0 ? -1 : 0, cpu);
+}
+
+/* Call after a libperfev call failed with ret (< 0): skip when the raw probe
+ * of the same attr on the same target fails too (the kernel cannot do it
+ * here), else fail: the kernel can, so perfev broke it. */
+#define T_SKIP_UNLESS_KERNEL_CAN(ret, attr, pid, cpu, what) do { long _r = (long)(ret); \
+	if (_r < 0) { \
+		int _p = t_probe_attr((attr), (pid), (cpu)); \
+		if (_p < 0) \
+			T_SKIP("%s: the kernel refuses a raw perf_event_open of it too (%s)", \
+			       what, strerror(-_p)); \
+		T_FATAL("%s: perfev failed (%s) where a raw perf_event_open of the " \
+			"same attr succeeds", what, strerror((int)-_r)); \
+	} } while (0)
+
+/* The first number in a /proc or /sys file read here; 0, or -errno. */
+static inline int t_read_long(const char *path, long *out)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%ld", out) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+/* The first cgroup2 mount point in /proc/mounts, read here (the probe for
+ * the cgroup tests; pev_cgroup2_mount is checked against it).  0, or -ENOENT. */
+static inline int t_cgroup2_mount(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char dev[256], dir[512], type[64];
+	int r = -ENOENT;
+
+	while (f && fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(buf, size, "%s", dir);
+			r = 0;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return r;
+}
+
+/* The cgroup2 mount; skips when /proc/mounts has none, fails when
+ * pev_cgroup2_mount disagrees with it. */
+#define T_NEED_CGROUP2(buf, size) do { char _want[512]; \
+	if (t_cgroup2_mount(_want, sizeof(_want)) < 0) \
+		T_SKIP("no cgroup v2 mount in /proc/mounts"); \
+	if (pev_cgroup2_mount((buf), (size)) < 0 || strcmp((buf), _want)) \
+		T_FATAL("pev_cgroup2_mount: not %s as in /proc/mounts", _want); \
+	} while (0)
 
 static inline int t_done(void)
 {

@@ -10,8 +10,7 @@ int main(void)
 	char name[64], path[700], procs[800];
 	int go[2], st;
 
-	if (pev_cgroup2_mount(mnt, sizeof(mnt)) < 0)
-		T_SKIP("no cgroup2 file system mounted");
+	T_NEED_CGROUP2(mnt, sizeof(mnt));
 	snprintf(name, sizeof(name), "perfev-test-%d", (int)getpid());
 	snprintf(path, sizeof(path), "%s/%s", mnt, name);
 	if (mkdir(path, 0755) < 0)
@@ -52,10 +51,21 @@ int main(void)
 			waitpid(child, NULL, 0);
 			rmdir(path);
 		}
-		if (r == -EACCES || r == -EPERM)
-			T_SKIP("perf_event_open not permitted here");
-		T_SKIP_IF_UNSUPPORTED(r, "cgroup counting");
-		CHECK_OK(r);
+		if (r < 0) {
+			/* The probe: the same attr on this cgroup's fd, CPU 0. */
+			int cgfd = open(path, O_RDONLY | O_CLOEXEC);
+			int p = cgfd < 0 ? -errno : t_raw_open(&a, cgfd, 0, -1, PERF_FLAG_PID_CGROUP);
+
+			if (p >= 0)
+				close(p);
+			if (cgfd >= 0)
+				close(cgfd);
+			if (p < 0)
+				T_SKIP("cgroup counting: the kernel refuses a raw perf_event_open "
+				       "of it too (%s)", strerror(-p));
+			T_FATAL("cgroup counting: perfev failed (%s) where a raw "
+				"perf_event_open succeeds", strerror(-r));
+		}
 		CHECK(pev_counters_attr(c, 0)->inherit == 0);
 		CHECK_OK(pev_counters_enable(c));
 		call_getppid(100);	/* we are not in the cgroup */

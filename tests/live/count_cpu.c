@@ -49,7 +49,7 @@ int main(void)
 	struct pev_counter_event e = { .size = sizeof(e), .attr = &a, .name = "cpu0-only",
 				       .leader = -1, .cpus = "0" };
 	CHECK_EQ_INT(pev_counters_add_event(c, &e), 2);
-	open_or_skip(c);
+	open_or_skip(c, &a, -1, 0);
 	CHECK(pev_counters_attr(c, 0)->inherit == 0);
 	filter_all(c, 1);
 	filter_all(c, 2);

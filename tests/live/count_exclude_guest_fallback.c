@@ -8,10 +8,10 @@ int main(void)
 {
 	struct pev_evlist *l = pev_evlist_new();
 	struct pev_parse_error err;
+	if (access("/sys/bus/event_source/devices/msr/events/tsc", R_OK))
+		T_SKIP("no msr PMU with a tsc event in /sys/bus/event_source/devices");
 	int r = pev_evlist_parse(l, "msr/tsc/", NULL, &err);
 
-	if (r == -ENOENT)
-		T_SKIP("no msr PMU with a tsc event here: %s", err.msg);
 	CHECK_OK(r);
 	CHECK(pev_evlist_event(l, 0)->attr.attr.exclude_guest == 1);
 

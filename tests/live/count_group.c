@@ -20,7 +20,7 @@ int main(void)
 	CHECK_EQ_INT(pev_counters_add(c, &ppid, "alone", -1), 3);
 	CHECK_EQ_INT(pev_counters_add(c, &ppid, "bad", 1), -EINVAL);
 	CHECK_EQ_INT(pev_counters_add(c, &ppid, "bad", 9), -EINVAL);
-	open_or_skip(c);
+	open_or_skip(c, &ppid, 0, -1);
 	CHECK_EQ_INT(pev_counters_leader(c, 2), 0);
 	CHECK_EQ_INT(pev_counters_leader(c, 3), 3);
 	CHECK(pev_counters_attr(c, 0)->read_format & PERF_FORMAT_GROUP);

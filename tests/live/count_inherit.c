@@ -29,7 +29,7 @@ int main(void)
 		CHECK_EQ_INT(pev_counters_add(c, &a, "getppid", -1), 0);
 		CHECK_EQ_INT(pev_counters_add(c, &a, "g-getppid", -1), 1);
 		CHECK_EQ_INT(pev_counters_add(c, &b, "g-getpid", 1), 2);
-		open_or_skip(c);
+		open_or_skip(c, &a, 0, -1);
 		CHECK_EQ_INT(pev_counters_attr(c, 0)->inherit, inherit);
 		if (inherit)
 			printf("inherit with a group: %s\n",

@@ -23,7 +23,7 @@ int main(void)
 
 	CHECK_EQ_INT(pev_counters_add(c, &pf, "page-faults", -1), 0);
 	CHECK_EQ_INT(pev_counters_add(c, &tc, "task-clock", -1), 1);
-	open_or_skip(c);
+	open_or_skip(c, &tc, 0, -1);
 
 	char *m = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

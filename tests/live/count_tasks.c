@@ -73,8 +73,8 @@ int main(void)
 	struct pev_counters *cp = new_set(tp, false), *ct = new_set(tt, false);
 	CHECK_EQ_INT(pev_counters_add(cp, &a, "pid", -1), 0);
 	CHECK_EQ_INT(pev_counters_add(ct, &a, "tid", -1), 0);
-	open_or_skip(cp);
-	open_or_skip(ct);
+	open_or_skip(cp, &a, p, -1);
+	open_or_skip(ct, &a, t_second, -1);
 	CHECK_OK(pev_counters_enable(cp));
 	CHECK_OK(pev_counters_enable(ct));
 	release();

@@ -14,7 +14,7 @@ int main(void)
 	CHECK(pev_target_is_task(t));
 	struct pev_counters *c = new_set(t, false);
 	CHECK_EQ_INT(pev_counters_add(c, &a, "syscalls:sys_enter_getppid", -1), 0);
-	open_or_skip(c);
+	open_or_skip(c, &a, 0, -1);
 	CHECK_EQ_INT(pev_counters_status(c, 0, NULL), PEV_COUNT_OK);
 
 	/* Opened disabled: nothing counts before enable. */

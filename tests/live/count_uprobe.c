@@ -93,7 +93,7 @@ static uint64_t count_probe(int type, uint64_t config, const char *exe, uint64_t
 	a.config1 = (uint64_t)(uintptr_t)exe;	/* uprobe_path */
 	a.config2 = off;			/* probe_offset */
 	CHECK_EQ_INT(pev_counters_add(c, &a, "uprobe", -1), 0);
-	open_or_skip(c);
+	open_or_skip(c, &a, 0, -1);
 	CHECK_OK(pev_counters_enable(c));
 	for (long i = 0; i < n; i++)
 		pev_test_uprobe_target();

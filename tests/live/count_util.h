@@ -72,7 +72,7 @@ static inline struct perf_event_attr sw_attr(uint64_t config)
 }
 
 /* A counter set on target with the given events; fails the test if it
- * cannot be made, skips when perf_event_open is not permitted. */
+ * cannot be made. */
 static inline struct pev_counters *new_set(const struct pev_target *t, bool no_inherit)
 {
 	struct pev_counter_opts o = { .size = sizeof(o), .target = t, .no_inherit = no_inherit };
@@ -83,15 +83,14 @@ static inline struct pev_counters *new_set(const struct pev_target *t, bool no_i
 	return c;
 }
 
-static inline void open_or_skip(struct pev_counters *c)
+/* Open c; when that fails, skip only if the raw probe of probe (an attr the
+ * test built) on (pid, cpu) fails too, else fail the test. */
+static inline void open_or_skip(struct pev_counters *c, const struct perf_event_attr *probe,
+				pid_t pid, int cpu)
 {
 	int r = pev_counters_open(c);
 
-	if (r == -EACCES || r == -EPERM)
-		T_SKIP("perf_event_open not permitted here");
-	T_SKIP_IF_UNSUPPORTED(r, "opening the counters");
-	if (r < 0)
-		T_FATAL("pev_counters_open: %s", strerror(-r));
+	T_SKIP_UNLESS_KERNEL_CAN(r, probe, pid, cpu, "opening the counters");
 }
 
 static inline uint64_t total(struct pev_counters *c, size_t ev)

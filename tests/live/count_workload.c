@@ -29,7 +29,7 @@ static uint64_t run(const char *n, const char *code, const char *sig, int *statu
 	struct pev_counters *c = new_set(t, false);
 	struct perf_event_attr a = tp_attr("syscalls", "sys_enter_getppid");
 	CHECK_EQ_INT(pev_counters_add(c, &a, "getppid", -1), 0);
-	open_or_skip(c);
+	open_or_skip(c, &a, pev_workload_pid(w), -1);
 	CHECK(pev_counters_attr(c, 0)->enable_on_exec == 1);
 	CHECK(pev_counters_attr(c, 0)->disabled == 1);
 	CHECK_OK(pev_workload_start(w));

@@ -19,8 +19,7 @@ int main(void)
 
 	a.disabled = 1;
 	int fd = pev_sys_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd == -EACCES || fd == -EPERM)
-		T_SKIP("perf_event_open not permitted here");
+	T_SKIP_UNLESS_KERNEL_CAN(fd, &a, 0, -1, "getppid tracepoint");
 	CHECK_OK(fd);
 	int fd2 = pev_sys_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	CHECK_OK(fd2);

@@ -10,7 +10,7 @@ int main(void)
 
 	CHECK_EQ_INT(pev_counters_add(c, &a, "getppid", -1), 0);
 	CHECK_EQ_INT(pev_counters_add(c, &a, "getppid2", -1), 1);
-	open_or_skip(c);
+	open_or_skip(c, &a, 0, -1);
 	CHECK_OK(pev_counters_enable(c));
 	call_getppid(10);
 	CHECK_OK(pev_task_events_disable());

@@ -42,7 +42,9 @@ static int open_bp(void)
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.disabled = 1;
-	return pev_sys_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = pev_sys_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	skip_if_cannot_open(fd, &a, 0, -1, "execute breakpoint");
+	return fd;
 }
 
 int main(void)
@@ -55,7 +57,6 @@ int main(void)
 	sigaction(sig, &sa, NULL);
 
 	int fd = open_bp();
-	skip_if_cannot_open(fd, "execute breakpoint");
 	want_fd = fd;
 	CHECK_OK(pev_overflow_signal_setup(fd, sig, 0));
 	CHECK_EQ_INT(pev_overflow_signal_setup(fd, 0, 0), -EINVAL);

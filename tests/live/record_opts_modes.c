@@ -135,7 +135,7 @@ static const char *cgroup2_mount(void)
 {
 	static char dir[512];
 
-	return pev_cgroup2_mount(dir, sizeof(dir)) == 0 ? dir : NULL;
+	return t_cgroup2_mount(dir, sizeof(dir)) == 0 ? dir : NULL;
 }
 
 static uint64_t cgroup_id(const char *path)

@@ -8,7 +8,7 @@ int main(void)
 {
 	struct perf_event_attr a;
 	int fd = open_clock(&a, 1000000, PERF_SAMPLE_IP);
-	skip_if_cannot_open(fd, "cpu-clock");
+	skip_if_cannot_open(fd, &a, 0, -1, "cpu-clock");
 	struct pev_ring *r = map_ring(fd, 2, PEV_RING_FORWARD);
 	CHECK_EQ_INT(pev_ring_aux_map(r, 3, false), -EINVAL);	/* not a power of two */
 	CHECK(strstr(pev_ring_reason(r), "power-of-two") != NULL);

@@ -21,13 +21,12 @@ static inline int open_clock(struct perf_event_attr *a, uint64_t period_ns, uint
 	return pev_sys_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static inline void skip_if_cannot_open(int fd, const char *what)
+/* fd came from pev_sys_open(attr, pid, cpu): when it failed, skip only if a
+ * raw perf_event_open of the same attr fails too, else fail the test. */
+static inline void skip_if_cannot_open(int fd, const struct perf_event_attr *attr, pid_t pid,
+				       int cpu, const char *what)
 {
-	if (fd == -EACCES || fd == -EPERM)
-		T_SKIP("%s: perf_event_open not permitted here", what);
-	T_SKIP_IF_UNSUPPORTED(fd, what);
-	if (fd < 0)
-		T_FATAL("%s: perf_event_open: %s", what, strerror(-fd));
+	T_SKIP_UNLESS_KERNEL_CAN(fd, attr, pid, cpu, what);
 }
 
 static inline uint64_t thread_cpu_ns(void)

@@ -28,7 +28,7 @@ int main(void)
 	struct perf_event_attr a;
 	int fd = open_clock(&a, 20000, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD);
-	skip_if_cannot_open(fd, "cpu-clock");
+	skip_if_cannot_open(fd, &a, 0, -1, "cpu-clock");
 	struct pev_ring *r = map_ring(fd, 1, PEV_RING_FORWARD);
 	CHECK_EQ_INT(pev_ring_data_pages(r), 1);
 	busy_ms(50);	/* ~2500 samples x 48 bytes: far more than 4 KiB */

@@ -39,11 +39,11 @@ int main(void)
 
 	memset(&a, 0, sizeof(a));
 	int fd = open_clock(&a, 200000, PERF_SAMPLE_TIME);
-	skip_if_cannot_open(fd, "cpu-clock");
+	skip_if_cannot_open(fd, &a, 0, -1, "cpu-clock");
 	close(fd);
 	a.write_backward = 1;
 	fd = pev_sys_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	skip_if_cannot_open(fd, "cpu-clock write_backward");
+	skip_if_cannot_open(fd, &a, 0, -1, "cpu-clock write_backward");
 	struct pev_ring *r = map_ring(fd, 2, PEV_RING_BACKWARD);	/* 8 KiB = 512 samples */
 
 	busy_ms(20);	/* ~100 samples: no wrap */

@@ -37,7 +37,7 @@ int main(void)
 	int fd = pev_sys_open(&a, child, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		kill(child, SIGKILL), waitpid(child, NULL, 0);
-	skip_if_cannot_open(fd, "cpu-clock on a child");
+	skip_if_cannot_open(fd, &a, child, -1, "cpu-clock on a child");
 	struct pev_ring *r = map_ring(fd, 4, PEV_RING_FORWARD);
 	short rev = 0;
 

@@ -19,7 +19,7 @@ int main(void)
 {
 	struct perf_event_attr a;
 	int fd = open_clock(&a, PERIOD, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
-	skip_if_cannot_open(fd, "cpu-clock");
+	skip_if_cannot_open(fd, &a, 0, -1, "cpu-clock");
 	struct pev_ring *r = map_ring(fd, 16, PEV_RING_FORWARD);
 	CHECK_EQ_INT(pev_ring_data_pages(r), 16);
 	CHECK_EQ_U64(pev_ring_data_size(r), 16 * (uint64_t)sysconf(_SC_PAGESIZE));

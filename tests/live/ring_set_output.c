@@ -7,7 +7,7 @@ int main(void)
 {
 	struct perf_event_attr a, b;
 	int fa = open_clock(&a, 200000, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP);
-	skip_if_cannot_open(fa, "cpu-clock");
+	skip_if_cannot_open(fa, &a, 0, -1, "cpu-clock");
 	memset(&b, 0, sizeof(b));
 	b = a;
 	b.config = PERF_COUNT_SW_TASK_CLOCK;

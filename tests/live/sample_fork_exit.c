@@ -33,7 +33,7 @@ int main(void)
 	/* Why per CPU: an inherited task event with cpu = -1 cannot be mapped. */
 	struct perf_event_attr any = a;
 	int fany = pev_sys_open(&any, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	skip_if_cannot_open(fany, "dummy, inherit, cpu -1");
+	skip_if_cannot_open(fany, &a, 0, -1, "dummy, inherit, cpu -1");
 	struct pev_ring_opts o = { .size = sizeof(o), .data_pages = 1 };
 	errno = 0;
 	struct pev_ring *bad = pev_ring_new(fany, &o, NULL);
@@ -50,7 +50,7 @@ int main(void)
 	for (int i = 0; i < ncpu; i++) {
 		struct perf_event_attr c = a;
 		fds[i] = pev_sys_open(&c, 0, cpus[i], -1, PERF_FLAG_FD_CLOEXEC);
-		skip_if_cannot_open(fds[i], "dummy, inherit, per cpu");
+		skip_if_cannot_open(fds[i], &a, 0, cpus[i], "dummy, inherit, per cpu");
 		rings[i] = map_ring(fds[i], 8, PEV_RING_FORWARD);
 		CHECK_OK(pev_ioc_id(fds[i], &ids[i]));
 	}

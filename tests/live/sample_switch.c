@@ -43,7 +43,7 @@ static void task_switches(void)
 	struct perf_event_attr a;
 	switch_attr(&a);
 	int fd = pev_sys_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	skip_if_cannot_open(fd, "dummy with context_switch");
+	skip_if_cannot_open(fd, &a, 0, -1, "dummy with context_switch");
 	struct pev_ring *r = map_ring(fd, 8, PEV_RING_FORWARD);
 	struct pev_decoder *d = pev_decoder_new();
 	CHECK(d != NULL);
@@ -110,12 +110,12 @@ static bool cpu_wide_switches(void)
 	switch_attr(&a);
 	a.exclude_kernel = 0;
 	int fd = pev_sys_open(&a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd == -EACCES || fd == -EPERM) {
+	if (fd < 0 && t_probe_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0) < 0) {
 		printf("CPU-wide event not permitted (%s): needs root or "
-		       "perf_event_paranoid <= 0\n", strerror(-fd));
+		       "perf_event_paranoid <= 0\n", strerror(-t_probe_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0)));
 		return false;
 	}
-	skip_if_cannot_open(fd, "CPU-wide dummy with context_switch");
+	skip_if_cannot_open(fd, &a, -1, 0, "CPU-wide dummy with context_switch");
 	struct pev_ring *r = map_ring(fd, 64, PEV_RING_FORWARD);
 	struct pev_decoder *d = pev_decoder_new();
 	CHECK(d != NULL);

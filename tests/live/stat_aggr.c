@@ -167,8 +167,7 @@ int main(void)
 	}
 
 	/* exact counts in a cgroup */
-	if (pev_cgroup2_mount(mnt, sizeof(mnt)) < 0)
-		T_SKIP("no cgroup v2 mount in /proc/mounts");
+	T_NEED_CGROUP2(mnt, sizeof(mnt));
 	t_need_getppid_tracepoint();
 	snprintf(loop, sizeof(loop), "%s/tests/helpers/getppid_loop", b && *b ? b : "build");
 	if (access(loop, X_OK))

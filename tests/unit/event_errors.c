@@ -95,6 +95,10 @@ int main(void)
 		{ "uprobe:/bin/true:", 17, 1, "missing symbol" },
 		{ "uprobe:/bin/true:main+0xq", 24, 1, "bad offset" },
 		{ "uretprobe:/bin/true:main+4", 24, 2, "takes no '+offset'" },
+		/* The name in this message was read after the modifiers had
+		 * realloc'd it (the fuzzer's heap-use-after-free). */
+		{ "cpu-clock/period=1/u:x", 20, 1,
+		  "unexpected ':' after the modifiers of 'cpu-clock/period=1/'" },
 		{ longname, 0, 300, "event name too long" },
 		{ longtp, 6, 300, "tracepoint name too long" },
 	};
