@@ -9,6 +9,7 @@
 #include <perfev/perfev.h>
 #include "cli.h"
 #include "options.h"
+#include "stat_run.h"
 
 struct entry {
 	char *name;		/* "cpu-cycles", "msr/tsc/", "sched:sched_switch" */
@@ -91,6 +92,20 @@ static bool can_open(const struct perf_event_attr *src, bool cpu_wide)
 			continue;
 	}
 	return false;
+}
+
+/* perf's tool events, after the software ones as perf lists them
+ * (perfev stat supplies their values). */
+static int add_tools(struct listing *l)
+{
+	for (int t = STAT_TOOL_NONE + 1; t < STAT_TOOL_N; t++) {
+		const char *name = stat_tool_name((enum stat_tool)t);
+		if (matches(l, name, NULL) &&
+		    add(l, name, NULL, "Tool event", "tool", stat_tool_desc((enum stat_tool)t), NULL,
+			true, false))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int add_symbolic(struct listing *l, enum pev_event_class cls)
@@ -285,6 +300,7 @@ int cmd_list(int argc, char **argv)
 	}
 	struct pev_pmu_list *pmus = pev_pmu_list_load(NULL);
 	if ((hw && add_symbolic(&l, PEV_CLASS_HW)) || (sw && add_symbolic(&l, PEV_CLASS_SW)) ||
+	    (sw && add_tools(&l)) ||
 	    (cache && add_symbolic(&l, PEV_CLASS_CACHE)) || (pmu && pmus && add_pmu_aliases(&l, pmus)))
 		goto nomem;
 	if (syntax) {

@@ -338,9 +338,10 @@ static int start_output(struct rec *r)
 		n = pev_synth_modules(&so, pev_data_writer_emit, r->w);
 	if (n >= 0 && r->cpu_wide)
 		n = pev_synth_all_processes(&so, pev_data_writer_emit, r->w);
-	else if (n >= 0 && r->wl)
+	else if (n >= 0 && r->wl && !r->wl_timer)
 		n = pev_synth_process(pev_workload_pid(r->wl), &so, pev_data_writer_emit, r->w);
-	for (size_t t = 0; n >= 0 && !r->cpu_wide && !r->wl && t < r->nthreads; t++) {
+	for (size_t t = 0; n >= 0 && !r->cpu_wide && (!r->wl || r->wl_timer) &&
+			    t < r->nthreads; t++) {
 		long m = pev_synth_process(r->threads[t], &so, pev_data_writer_emit, r->w);
 
 		n = m == -ESRCH ? 0 : m;	/* ended meanwhile */
@@ -462,18 +463,44 @@ static void delay_start(struct rec *r)
 		fprintf(stderr, "Events enabled\n");
 }
 
-/* Ends the workload if the recording stopped before it, and returns its
- * exit code (or -1 when there is none). */
+/* Ends the workload if the recording stopped before it (SIGTERM, as
+ * perf), and returns its exit code (or -1 when there is none).  A
+ * workload that ignores SIGTERM gets 500 ms (SIGCHLD ends the wait), then
+ * is left running with a warning: a signal must end perfev within a
+ * second. */
 static int reap_workload(struct rec *r)
 {
+	struct timespec end, now;
+	sigset_t open;
 	int st = 0;
 
 	if (!r->wl)
 		return -1;
-	if (pev_workload_poll(r->wl, &st) == 0) {
-		pev_workload_kill(r->wl, SIGTERM);
-		while (pev_workload_wait(r->wl, &st) == -EINTR)
-			;
+	if (pev_workload_poll(r->wl, &st) != 0)
+		return pev_wait_status_code(st);
+	pev_workload_kill(r->wl, SIGTERM);
+	sigprocmask(SIG_BLOCK, NULL, &open);
+	sigdelset(&open, SIGCHLD);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += 500000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while (pev_workload_poll(r->wl, &st) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		struct timespec left = { end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec };
+
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		if (left.tv_sec < 0) {
+			cli_warn("'%s' (pid %d) did not end after SIGTERM; it is left running",
+				 r->argv[0], (int)pev_workload_pid(r->wl));
+			return 0;
+		}
+		ppoll(NULL, 0, &left, &open);
 	}
 	return pev_wait_status_code(st);
 }
@@ -547,10 +574,8 @@ int cmd_record(int argc, char **argv)
 		opt_usage(opts, usage, true);
 		return EXIT_USAGE;
 	}
-	if ((o->pids || o->tids || o->uid_set) && r.argv) {
-		cli_error("'-p'/'-t'/'-u' and a command exclude each other; give one of them");
-		return EXIT_USAGE;
-	}
+	/* -p/-t/-u with a command: the tasks are recorded while it runs */
+	r.wl_timer = (o->pids || o->tids || o->uid_set) && r.argv;
 	if (check_combinations(o) < 0)
 		return EXIT_USAGE;
 	if (o->period < 0) {
@@ -586,7 +611,7 @@ int cmd_record(int argc, char **argv)
 	/* Task events of a workload start at its exec (enable_on_exec); the
 	 * others now, before the workload execs, so that its COMM and MMAP2
 	 * records are seen. */
-	if (!r.wl || r.cpu_wide) {
+	if (!r.wl || r.wl_timer || r.cpu_wide) {
 		if (r.track_dummy)
 			enable_events(&r, true);
 		if (!o->delay_ms)

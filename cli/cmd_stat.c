@@ -219,16 +219,29 @@ static int parse_events(struct stat_args *a, struct pev_evlist *evl)
 	const char *const *specs = list;
 	for (int i = 0; i < n; i++) {
 		struct pev_parse_error err = { 0 };
+		struct stat_tool_edits ed;
+		size_t from = pev_evlist_count(evl);
+		char *spec = stat_tool_rewrite(specs[i], &ed);
+		if (!spec) {
+			cli_error("out of memory");
+			return -1;
+		}
 		/* libpfm4 costs milliseconds to set up: ask it only for names
 		 * the kernel's own tables do not know. */
-		int r = pev_evlist_parse(evl, specs[i], &po, &err);
+		int r = pev_evlist_parse(evl, spec, &po, &err);
 		if (r == -ENOENT) {
 			struct pev_parse_opts pfm = po;
 			pfm.no_pfm = false;
 			memset(&err, 0, sizeof(err));
-			r = pev_evlist_parse(evl, specs[i], &pfm, &err);
+			r = pev_evlist_parse(evl, spec, &pfm, &err);
+		}
+		free(spec);
+		if (r == 0 && stat_tool_units(evl, from) < 0) {
+			cli_error("out of memory");
+			return -1;
 		}
 		if (r < 0) {
+			stat_tool_error_pos(&ed, &err);
 			char buf[1024];
 			pev_parse_error_format(&err, specs[i], buf, sizeof(buf));
 			fflush(stdout);
@@ -325,6 +338,21 @@ int cmd_stat(int argc, char **argv)
 	if (a.interval_ms < 0 || (a.interval_ms && a.interval_ms < 10)) {
 		cli_error("'-I %d' is too short; use 10 ms or more", a.interval_ms);
 		return EXIT_USAGE;
+	}
+	if (a.interval_count && !a.interval_ms) {
+		/* perf refuses it too */
+		cli_error("--interval-count counts -I intervals; add -I MSECS");
+		return EXIT_USAGE;
+	}
+	if (a.pids || a.tids) {
+		pid_t ids[4096];
+		const char *list = a.pids ? a.pids : a.tids;
+		if (pev_idlist_parse(list, ids, 4096) <= 0) {
+			cli_error("'%s' is not a list of %s ids; use %s", list,
+				  a.pids ? "process" : "thread",
+				  a.pids ? "-p PID[,PID...]" : "-t TID[,TID...]");
+			return EXIT_USAGE;
+		}
 	}
 	if (a.timeout_ms < 0 || a.interval_count < 0) {
 		cli_error("--timeout and --interval-count take a positive number");

@@ -95,6 +95,8 @@ struct rec {
 
 	struct pev_target *target;
 	struct pev_workload *wl;
+	bool wl_timer;		/* -p/-t/-u with a command: it only times the
+				 * recording of those tasks, as in perf */
 	pid_t *threads;		/* thread slots (pids for perf_event_open) */
 	size_t nthreads;
 	int *cpus;		/* cpu slots */

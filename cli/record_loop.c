@@ -195,10 +195,11 @@ int rec_run(struct rec *r)
 			continue;
 		int n = ppoll(r->pfd, r->nrings, NULL, &open);
 
+		/* perf counts every return of its poll, a signal's included */
+		r->wakeups++;
 		if (n > 0) {
 			size_t hup = 0;
 
-			r->wakeups++;
 			for (size_t i = 0; i < r->nrings; i++)
 				if (r->pfd[i].revents & (POLLHUP | POLLERR))
 					hup++;

@@ -165,7 +165,8 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 	 * the others wait for the delay instead of the workload's exec. */
 	a->disabled = leader && !(dummy && r->cpu_wide);
 	a->inherit = !o->no_inherit && !o->per_thread && !sample_read;
-	a->enable_on_exec = leader && r->wl != NULL && !r->cpu_wide && !delayed;
+	a->enable_on_exec = leader && r->wl != NULL && !r->wl_timer && !r->cpu_wide &&
+		!delayed;
 	if (i == r->track) {	/* the tracking event: side-band records */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		a->context_switch = o->switch_events;
@@ -446,7 +447,7 @@ retry:
 						goto retry;
 					}
 				}
-				if (fd == -ESRCH && !r->cpu_wide && !r->wl) {
+				if (fd == -ESRCH && !r->cpu_wide && (!r->wl || r->wl_timer)) {
 					/* A thread of -p/-t ended meanwhile. */
 					continue;
 				}

@@ -121,7 +121,7 @@ long rec_synth_namespaces(struct rec *r, const struct pev_synth_opts *so)
 		closedir(d);
 		return n;
 	}
-	if (r->wl)
+	if (r->wl && !r->wl_timer)
 		return synth_ns_process(pev_workload_pid(r->wl), so, pev_data_writer_emit, r->w);
 	for (size_t t = 0; t < r->nthreads; t++) {
 		int e = emit_namespaces(tgid_of(r->threads[t]), r->threads[t], so,

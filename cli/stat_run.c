@@ -15,20 +15,6 @@
 #include "cli.h"
 #include "stat_run.h"
 
-static volatile sig_atomic_t got_sigint;	/* the signal number */
-
-static void on_sigint(int sig)
-{
-	got_sigint = sig;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* What one event looks like on one unit (global, a CPU or a thread). */
 struct cell {
 	struct pev_count c;
@@ -46,6 +32,8 @@ struct session {
 	bool *frac;
 	bool *explained;
 	struct stat_welford *w;	/* -r, per event (global) */
+	struct stat_welford *w_run, *w_ena;	/* -r: their times (perf's mean) */
+	enum stat_tool *tool;	/* per event: a tool event, or none */
 	struct stat_welford elapsed;
 	double *run_s;		/* --table: each run's elapsed seconds */
 	int runs_done;
@@ -56,19 +44,34 @@ struct session {
 	char **comm;		/* --per-thread: comm of each thread slot */
 	uint64_t t0, last_tick;
 	int intervals;
+	/* the tool events: values at the last read, at the read before
+	 * (for -I deltas), and rusage at the start of the run (ns) */
+	uint64_t tool_cur[STAT_TOOL_N], tool_prev[STAT_TOOL_N], ru0[STAT_TOOL_N];
 };
 
-static int workload_code(struct session *s, int *code)
+static uint64_t tv_ns(struct timeval tv)
 {
-	int st, r;
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
 
-	while ((r = pev_workload_wait(s->wl, &st)) == -EINTR)
-		if (got_sigint)
-			pev_workload_kill(s->wl, SIGINT);
-	if (r < 0)
-		return r;
-	*code = pev_wait_status_code(st);
-	return 0;
+/* The tool events' values at `now` (start: the run begins). */
+static void tool_read(struct session *s, uint64_t now, bool start)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	uint64_t v[STAT_TOOL_N] = { [STAT_TOOL_DURATION] = now - s->t0,
+				    [STAT_TOOL_USER] = tv_ns(ru.ru_utime),
+				    [STAT_TOOL_SYSTEM] = tv_ns(ru.ru_stime) };
+	if (start) {
+		memcpy(s->ru0, v, sizeof(v));
+		memset(s->tool_cur, 0, sizeof(s->tool_cur));
+		memset(s->tool_prev, 0, sizeof(s->tool_prev));
+		return;
+	}
+	memcpy(s->tool_prev, s->tool_cur, sizeof(v));
+	s->tool_cur[STAT_TOOL_DURATION] = v[STAT_TOOL_DURATION];
+	s->tool_cur[STAT_TOOL_USER] = v[STAT_TOOL_USER] - s->ru0[STAT_TOOL_USER];
+	s->tool_cur[STAT_TOOL_SYSTEM] = v[STAT_TOOL_SYSTEM] - s->ru0[STAT_TOOL_SYSTEM];
 }
 
 static char *read_comm(pid_t tid)
@@ -93,6 +96,16 @@ static void fill_cell(struct session *s, size_t ev, int cpu_idx, int thr_idx,
 {
 	memset(out, 0, sizeof(*out));
 	pev_counters_get(s->ctr, ev, cpu_idx, thr_idx, view, &out->c);
+	enum stat_tool t = s->tool ? s->tool[ev] : STAT_TOOL_NONE;
+	if (t != STAT_TOOL_NONE && out->c.status != PEV_COUNT_NOT_SUPPORTED) {
+		/* perf's value in place of the dummy's count, on one unit */
+		out->skip = cpu_idx > 0 || thr_idx > 0;
+		uint64_t v = s->tool_cur[t] - (view == PEV_VIEW_DELTA ? s->tool_prev[t] : 0);
+		out->c.val = out->c.run = out->c.ena = v;
+		out->v = (double)v;
+		out->st = v ? STAT_VAL_OK : STAT_VAL_NOT_COUNTED;
+		return;
+	}
 	switch (out->c.status) {
 	case PEV_COUNT_NOT_SUPPORTED:
 		out->st = STAT_VAL_NOT_SUPPORTED;
@@ -246,8 +259,11 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 		for (size_t ev = 0; ev < s->nev; ev++) {
 			struct cell *cl = &cells[u * s->nev + ev];
 			fill_cell(s, ev, per_cpu ? (int)u : -1, per_thr ? (int)u : -1, view, cl);
-			if (mean)
+			if (mean) {
 				cl->v = s->w[ev].mean;
+				cl->c.run = (uint64_t)(s->w_run[ev].mean + 0.5);
+				cl->c.ena = (uint64_t)(s->w_ena[ev].mean + 0.5);
+			}
 			if (cl->st == STAT_VAL_OK)
 				stat_shadow_add(&sh[u], s->kind[ev], cl->v);
 		}
@@ -307,6 +323,7 @@ static void interval_tick(struct session *s, uint64_t now)
 {
 	if (s->ctr && pev_counters_read(s->ctr) < 0)
 		return;
+	tool_read(s, now, false);
 	interval_print(s, now);
 	s->last_tick = now;
 	s->intervals++;
@@ -400,102 +417,27 @@ static void end_run(struct session *s)
 	s->wl = NULL;
 }
 
-static int pidfd_open_(pid_t pid)
+static bool tick_cb(void *ctx, uint64_t now)
 {
-	return (int)syscall(SYS_pidfd_open, pid, 0);
+	struct session *s = ctx;
+
+	interval_tick(s, now);
+	return s->cfg->interval_count && s->intervals >= s->cfg->interval_count;
 }
 
-/* Wait until the run ends; ticks for -I on the way.  Returns the
- * workload's exit code, or 0. */
+/* Wait until the run ends; ticks for -I on the way.  Returns 0, with the
+ * workload's exit code (or 0) in *code. */
 static int wait_run(struct session *s, int *code)
 {
 	struct stat_cfg *c = s->cfg;
-	struct pollfd pfd[64];
-	int npfd = 0, alive = 0;
-	bool attach = c->pids || c->tids;
-	uint64_t deadline = c->timeout_ms ? s->t0 + (uint64_t)c->timeout_ms * 1000000u : 0;
-	bool forwarded = false, poll_tids = false;
+	struct stat_wait w = {
+		.wl = s->wl, .argv0 = c->argv ? c->argv[0] : NULL,
+		.target = c->pids || c->tids ? s->target : NULL, .pids = c->pids != NULL,
+		.t0 = s->t0, .interval_ms = c->interval_ms, .interval_count = c->interval_count,
+		.timeout_ms = c->timeout_ms, .tick = tick_cb, .ctx = s, .last_tick = &s->last_tick,
+	};
 
-	*code = 0;
-	if (s->wl) {
-		pfd[npfd].fd = pidfd_open_(pev_workload_pid(s->wl));
-		pfd[npfd++].events = POLLIN;
-		alive++;
-	} else if (attach) {
-		/* Attached tasks: count until they all exit (or SIGINT). */
-		for (size_t i = 0; i < pev_target_nr_threads(s->target) && npfd < 64; i++) {
-			pid_t tid = pev_target_thread(s->target, i);
-			int fd = c->pids ? pidfd_open_(tid) : -1;
-			if (fd < 0) {
-				poll_tids = true;	/* threads: checked every 100 ms */
-				continue;
-			}
-			pfd[npfd].fd = fd;
-			pfd[npfd++].events = POLLIN;
-			alive++;
-		}
-	}
-	for (;;) {
-		uint64_t now = now_ns();
-		long wait_ms = -1;
-		if (c->interval_ms) {
-			uint64_t next = s->last_tick + (uint64_t)c->interval_ms * 1000000u;
-			if (now >= next) {
-				interval_tick(s, now);
-				if (c->interval_count && s->intervals >= c->interval_count)
-					break;
-				continue;
-			}
-			wait_ms = (long)((next - now + 999999) / 1000000u);
-		}
-		if (deadline) {
-			if (now >= deadline)
-				break;
-			long d = (long)((deadline - now + 999999) / 1000000u);
-			wait_ms = wait_ms < 0 || d < wait_ms ? d : wait_ms;
-		}
-		if (poll_tids && (wait_ms < 0 || wait_ms > 100))
-			wait_ms = 100;
-		int r = poll(pfd, (nfds_t)npfd, (int)wait_ms);
-		if (got_sigint) {
-			/* perf: the workload gets the SIGINT too (from the
-			 * terminal; forward it when it came to us alone), and
-			 * we print what was counted once it has gone. */
-			if (!s->wl)
-				break;
-			if (!forwarded)
-				pev_workload_kill(s->wl, SIGINT);
-			forwarded = true;
-		}
-		if (r > 0) {
-			for (int i = 0; i < npfd; i++)
-				if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLIN | POLLHUP))) {
-					close(pfd[i].fd);
-					pfd[i].fd = -1;
-					alive--;
-				}
-			if (alive == 0 && npfd > 0)
-				break;
-		}
-		if (poll_tids) {
-			bool any = false;
-			for (size_t i = 0; i < pev_target_nr_threads(s->target); i++)
-				if (kill(pev_target_thread(s->target, i), 0) == 0 || errno == EPERM)
-					any = true;
-			if (!any)
-				break;
-		}
-	}
-	for (int i = 0; i < npfd; i++)
-		if (pfd[i].fd >= 0)
-			close(pfd[i].fd);
-	if (s->wl) {
-		int st;
-		if (pev_workload_poll(s->wl, &st) == 0)	/* timeout, --interval-count */
-			pev_workload_kill(s->wl, SIGTERM);
-		return workload_code(s, code);
-	}
-	return 0;
+	return stat_wait_run(&w, code);
 }
 
 /* Open the counters of this run; the first run also learns what each
@@ -523,7 +465,10 @@ static int open_counters(struct session *s)
 	s->dscale = calloc(s->nev, sizeof(*s->dscale));
 	s->frac = calloc(s->nev, sizeof(*s->frac));
 	s->w = calloc(s->nev, sizeof(*s->w));
-	if (!s->kind || !s->dscale || !s->frac || !s->w) {
+	s->w_run = calloc(s->nev, sizeof(*s->w_run));
+	s->w_ena = calloc(s->nev, sizeof(*s->w_ena));
+	s->tool = calloc(s->nev, sizeof(*s->tool));
+	if (!s->kind || !s->dscale || !s->frac || !s->w || !s->w_run || !s->w_ena || !s->tool) {
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
@@ -532,6 +477,7 @@ static int open_counters(struct session *s)
 		const struct perf_event_attr *a = pev_counters_attr(s->ctr, ev);
 		double sc = pev_counters_scale(s->ctr, ev);
 		s->kind[ev] = a ? stat_ev_classify(a->type, a->config) : STAT_EV_OTHER;
+		s->tool[ev] = stat_tool_of(pev_counters_name(s->ctr, ev), a);
 		/* The clocks count ns and print msec, as perf. */
 		if (s->kind[ev] == STAT_EV_CLOCK && sc == 1.0)
 			sc = 1e-6;
@@ -550,7 +496,7 @@ static int run_hook(const char *what, const char *cmd)
 {
 	fflush(stdout);
 	fflush(stderr);
-	int st = system(cmd);
+	int st = stat_system(cmd);
 	if (st == 0)
 		return 0;
 	if (st < 0)
@@ -609,9 +555,7 @@ static int delayed_enable(struct session *s)
 	fputs("Events disabled\n", stderr);
 	if (c->delay_ms < 0)
 		return 0;
-	struct timespec ts = { c->delay_ms / 1000, (long)(c->delay_ms % 1000) * 1000000 };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !got_sigint)
-		;
+	stat_sleep_ms(c->delay_ms, s->wl);
 	int r = s->ctr ? pev_counters_enable(s->ctr) : 0;
 	if (r < 0) {
 		cli_error("cannot enable the counters: %s", strerror(-r));
@@ -635,7 +579,7 @@ static int run_once(struct session *s, bool last, int *code)
 	if (c->pre && (r = run_hook("--pre", c->pre)))
 		return r;
 	if (c->argv) {
-		s->wl = pev_workload_new(c->argv, NULL);
+		s->wl = stat_workload_new(c->argv);
 		if (!s->wl) {
 			cli_error("cannot start '%s': %s", c->argv[0], strerror(errno));
 			return EXIT_ERROR;
@@ -661,7 +605,7 @@ static int run_once(struct session *s, bool last, int *code)
 			s->comm[i] = read_comm(pev_target_thread(s->target, i));
 	}
 
-	s->t0 = s->last_tick = now_ns();
+	s->t0 = s->last_tick = stat_now_ns();
 	s->intervals = 0;
 	if (manual && !c->delay_ms && s->ctr && (r = pev_counters_enable(s->ctr)) < 0) {
 		cli_error("cannot enable the counters: %s", strerror(-r));
@@ -675,10 +619,11 @@ static int run_once(struct session *s, bool last, int *code)
 	if (c->delay_ms) {
 		if ((r = delayed_enable(s)))
 			return r;
-		s->t0 = s->last_tick = now_ns();
+		s->t0 = s->last_tick = stat_now_ns();
 	}
+	tool_read(s, s->t0, true);
 	r = wait_run(s, code);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = stat_now_ns();
 	if (r < 0) {
 		cli_error("cannot wait for '%s': %s", c->argv[0], strerror(-r));
 		return EXIT_ERROR;
@@ -691,6 +636,7 @@ static int run_once(struct session *s, bool last, int *code)
 		cli_error("cannot read the counters: %s", strerror(-r));
 		return EXIT_ERROR;
 	}
+	tool_read(s, t1, false);
 	if (c->interval_ms) {
 		/* the last, partial interval, as perf */
 		if (t1 > s->last_tick + 1000000u || s->intervals == 0)
@@ -707,9 +653,13 @@ static int run_once(struct session *s, bool last, int *code)
 		fill_cell(s, ev, -1, -1, PEV_VIEW_TOTAL, &cl);
 		if (cl.st == STAT_VAL_OK)
 			stat_welford_add(&s->w[ev], cl.v);
+		if (cl.st != STAT_VAL_NOT_SUPPORTED) {
+			stat_welford_add(&s->w_run[ev], (double)cl.c.run);
+			stat_welford_add(&s->w_ena[ev], (double)cl.c.ena);
+		}
 	}
 	s->runs_done++;
-	if (!last && !got_sigint)
+	if (!last && !stat_signal())
 		return 0;
 
 	const struct stat_out *o = &c->out;
@@ -725,13 +675,8 @@ static int run_once(struct session *s, bool last, int *code)
 int stat_run(struct stat_cfg *cfg, int *signo)
 {
 	struct session s = { .cfg = cfg };
-	struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
 	int code = 0, rc = 0;
 
-	/* No SA_RESTART: a SIGINT must interrupt poll() and waitpid(). */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	s.explained = NULL;
 	size_t nev = pev_evlist_count(cfg->evl);
 	s.explained = calloc(nev ? nev : 1, sizeof(*s.explained));
@@ -745,20 +690,23 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 		free(s.explained);
 		return EXIT_ERROR;
 	}
+	stat_signals_install();
 	for (int run = 0; run < cfg->repeat; run++) {
-		bool last = run == cfg->repeat - 1 || got_sigint;
+		bool last = run == cfg->repeat - 1 || stat_signal();
 		rc = run_once(&s, last, &code);
 		end_run(&s);
-		if (rc || last)
+		if (rc || last || stat_signal())
 			break;
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	*signo = got_sigint;
+	stat_signals_restore();
+	*signo = stat_signal();
 	free(s.kind);
 	free(s.dscale);
 	free(s.frac);
 	free(s.w);
+	free(s.w_run);
+	free(s.w_ena);
+	free(s.tool);
 	free(s.explained);
 	free(s.run_s);
 	return rc ? rc : code;

@@ -39,6 +39,21 @@ int main(void)
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-x,", "-j", "true"));
 	CHECK_EQ_INT(r.exit_code, 2);
 	t_run_free(&r);
+	/* issue 10: a pid that is not a number is a usage error (it exited
+	 * 1); --interval-count without -I is refused, as perf does (it was
+	 * ignored) */
+	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-p", "abc"));
+	CHECK_EQ_INT(r.exit_code, 2);
+	CHECK(strstr(r.err, "'abc' is not a list of process ids") != NULL);
+	t_run_free(&r);
+	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "task-clock", "-t", "12x"));
+	CHECK_EQ_INT(r.exit_code, 2);
+	t_run_free(&r);
+	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "task-clock", "--interval-count", "2", "true"));
+	CHECK_EQ_INT(r.exit_code, 2);
+	CHECK(strstr(r.err, "--interval-count") && strstr(r.err, "-I") &&
+	      !strstr(r.err, "Performance counter stats"));
+	t_run_free(&r);
 
 	/* hardware events: perf's "<not supported>" beside what did count */
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "cycles,task-clock", "true"));
