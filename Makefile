@@ -56,7 +56,7 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge install clean deps
+.PHONY: all lib cli tests examples check check-san check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge install clean deps
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
@@ -134,6 +134,21 @@ check-only:
 check-san: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined all
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-san
+
+# The unit, library and CLI tests under valgrind memcheck (every perfev they
+# start too): any error or definite leak fails.  tests/valgrind/exclude lists
+# what cannot run under valgrind, with the reason.
+check-valgrind: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/valgrind/run.sh $(BUILD)
+
+# Stress runs (outside CI; tests/stress/): record -a -F max under a fork load
+# for 30 s, stat -I 10 for 60 s; stress-big: script and the reader on a 1 GB
+# file.
+stress: all
+	$(Q)tests/stress/record_forks.sh $(BUILD) 30 && tests/stress/stat_interval.sh $(BUILD) 60
+stress-big: all
+	$(Q)tests/stress/big_file.sh $(BUILD) 1G
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
