@@ -472,13 +472,11 @@ static int reap_workload(struct rec *r)
 {
 	struct timespec end, now;
 	sigset_t open;
-	int st = 0;
+	bool killed = false;
+	int st = 0, pr;
 
 	if (!r->wl)
 		return -1;
-	if (pev_workload_poll(r->wl, &st) != 0)
-		return pev_wait_status_code(st);
-	pev_workload_kill(r->wl, SIGTERM);
 	sigprocmask(SIG_BLOCK, NULL, &open);
 	sigdelset(&open, SIGCHLD);
 	clock_gettime(CLOCK_MONOTONIC, &end);
@@ -487,7 +485,13 @@ static int reap_workload(struct rec *r)
 		end.tv_sec++;
 		end.tv_nsec -= 1000000000L;
 	}
-	while (pev_workload_poll(r->wl, &st) == 0) {
+	while ((pr = pev_workload_poll(r->wl, &st)) <= 0) {
+		if (pr < 0 && pr != -EINTR)
+			return EXIT_ERROR;	/* ECHILD: its status is lost */
+		if (pr == 0 && !killed) {
+			pev_workload_kill(r->wl, SIGTERM);
+			killed = true;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		struct timespec left = { end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec };
 
@@ -500,6 +504,9 @@ static int reap_workload(struct rec *r)
 				 r->argv[0], (int)pev_workload_pid(r->wl));
 			return 0;
 		}
+		/* SIGCHLD ends the wait; 10 ms when waitpid was interrupted */
+		if (pr < 0 && (left.tv_sec > 0 || left.tv_nsec > 10000000L))
+			left = (struct timespec){ 0, 10000000L };
 		ppoll(NULL, 0, &left, &open);
 	}
 	return pev_wait_status_code(st);

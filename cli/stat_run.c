@@ -263,6 +263,10 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 				cl->v = s->w[ev].mean;
 				cl->c.run = (uint64_t)(s->w_run[ev].mean + 0.5);
 				cl->c.ena = (uint64_t)(s->w_ena[ev].mean + 0.5);
+				/* perf: a tool event is the mean of every run's */
+				if (s->tool[ev] != STAT_TOOL_NONE && cl->st == STAT_VAL_NOT_COUNTED &&
+				    cl->v > 0)
+					cl->st = STAT_VAL_OK;
 			}
 			if (cl->st == STAT_VAL_OK)
 				stat_shadow_add(&sh[u], s->kind[ev], cl->v);
@@ -651,7 +655,8 @@ static int run_once(struct session *s, bool last, int *code)
 	for (size_t ev = 0; ev < s->nev; ev++) {
 		struct cell cl;
 		fill_cell(s, ev, -1, -1, PEV_VIEW_TOTAL, &cl);
-		if (cl.st == STAT_VAL_OK)
+		if (cl.st == STAT_VAL_OK ||
+		    (s->tool[ev] != STAT_TOOL_NONE && cl.st == STAT_VAL_NOT_COUNTED))
 			stat_welford_add(&s->w[ev], cl.v);
 		if (cl.st != STAT_VAL_NOT_SUPPORTED) {
 			stat_welford_add(&s->w_run[ev], (double)cl.c.run);

@@ -70,7 +70,8 @@ void stat_sleep_ms(long ms, struct pev_workload *wl);
  * the attached tasks are gone, --timeout, --interval-count, or SIGINT /
  * SIGTERM (forwarded to the workload, which gets 500 ms to end).  A
  * workload still running at the end gets SIGTERM and 500 ms; one that
- * survives is left running with a warning.  Returns 0. */
+ * survives is left running with a warning.  Returns 0, or -errno when
+ * the workload cannot be waited for (not after EINTR: that is retried). */
 int stat_wait_run(const struct stat_wait *w, int *code);
 
 /* perf's tool events (cli/stat_tool.c): values perfev stat supplies in

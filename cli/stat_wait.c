@@ -25,6 +25,9 @@
  * SIGTERM, cannot keep perfev waiting longer than this. */
 #define GRACE_NS 500000000u
 #define TASK_CHECK_MS 100
+/* A workload is also looked at this often: a SIGCHLD whose waitpid failed
+ * (EINTR) or that never came cannot leave perfev waiting. */
+#define WORKLOAD_CHECK_MS 1000
 
 static volatile sig_atomic_t stop_sig;	/* SIGINT or SIGTERM received */
 static volatile sig_atomic_t child_exited;
@@ -58,6 +61,9 @@ void stat_signals_install(void)
 
 void stat_signals_restore(void)
 {
+	/* a signal pending now is delivered by the restored (default)
+	 * action: the counts must be out before */
+	fflush(NULL);
 	sigaction(SIGINT, &saved_int, NULL);
 	sigaction(SIGTERM, &saved_term, NULL);
 	sigaction(SIGCHLD, &saved_chld, NULL);
@@ -137,17 +143,16 @@ static int pidfd_open_(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-/* The task exists and has not exited (a zombie has). */
+/* The task (a thread id too: /proc/TID exists for every thread) exists
+ * and has not exited (a zombie has). */
 static bool task_alive(pid_t tid)
 {
 	char path[64], buf[512];
 
-	if (kill(tid, 0) < 0 && errno != EPERM)
-		return false;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno != ENOENT && errno != ESRCH;
+	if (fd < 0)	/* gone, or no /proc: ask kill() */
+		return kill(tid, 0) == 0 || errno == EPERM;
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
@@ -201,6 +206,7 @@ int stat_wait_run(const struct stat_wait *w, int *code)
 	uint64_t deadline = w->timeout_ms ? w->t0 + (uint64_t)w->timeout_ms * 1000000u : 0;
 	uint64_t grace = 0;	/* the workload got our signal: wait this long */
 	bool check_tasks = false, ended = false;
+	int ret = 0;
 
 	*code = 0;
 	if (!w->wl && w->target) {
@@ -220,9 +226,14 @@ int stat_wait_run(const struct stat_wait *w, int *code)
 	for (;;) {
 		uint64_t now = stat_now_ns(), wait_ns = UINT64_MAX;
 
-		if (w->wl && pev_workload_poll(w->wl, &st) > 0) {
+		int wr = w->wl ? pev_workload_poll(w->wl, &st) : 0;
+		if (wr > 0) {
 			workload_ended(w, st, code);
 			ended = true;
+			break;
+		}
+		if (wr < 0 && wr != -EINTR) {
+			ret = wr;	/* ECHILD: not ours to wait for any more */
 			break;
 		}
 		if (stop_sig) {
@@ -255,6 +266,8 @@ int stat_wait_run(const struct stat_wait *w, int *code)
 		}
 		if (check_tasks && wait_ns > TASK_CHECK_MS * 1000000u)
 			wait_ns = TASK_CHECK_MS * 1000000u;
+		if (w->wl && wait_ns > (wr < 0 ? 10 : WORKLOAD_CHECK_MS) * 1000000ull)
+			wait_ns = (wr < 0 ? 10 : WORKLOAD_CHECK_MS) * 1000000ull;
 		int r = wait_fds(pfd, npfd, wait_ns);
 		if (r > 0) {
 			for (int i = 0; i < npfd; i++)
@@ -277,7 +290,7 @@ int stat_wait_run(const struct stat_wait *w, int *code)
 	for (int i = 0; i < npfd; i++)
 		if (pfd[i].fd >= 0)
 			close(pfd[i].fd);
-	if (w->wl && !ended)
+	if (w->wl && !ended && !ret)
 		end_workload(w, grace != 0, code);
-	return 0;
+	return ret;
 }

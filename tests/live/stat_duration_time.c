@@ -4,8 +4,8 @@
  * sleep; user_time / system_time are the workload's CPU time from rusage
  * (at most what this test's children used, perfev included); the human,
  * -x and -j lines have perf's shape, built here from the value; -I prints
- * each interval's share; `perfev list sw` lists them as `perf list sw`
- * does. */
+ * each interval's share; a parse error after one points at the spec as
+ * written; `perfev list sw` lists them as `perf list sw` does. */
 #include <sys/resource.h>
 #include <time.h>
 #include "stat_util.h"
@@ -107,6 +107,21 @@ int main(void)
 		}
 	}
 	CHECK_MSG(full >= 2, "%d full intervals: %s", full, r.err);
+	t_run_free(&r);
+
+	/* an error after a tool event: the caret is under the bad name of
+	 * the spec as written */
+	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "duration_time,nosuch", "true"));
+	CHECK_EQ_INT(r.exit_code, 2);
+	const char *head = "event syntax error: 'duration_time,nosuch'\n";
+	const char *eh = strstr(r.err, head);
+	CHECK_MSG(eh != NULL, "%s", r.err);
+	if (eh) {
+		const char *caret = eh + strlen(head);
+		size_t col = strcspn(caret, "^");
+		CHECK_MSG(col == strlen("event syntax error: '") + strlen("duration_time,") &&
+			  !strncmp(caret + col, "^~~~~~", 6), "caret at %zu: %s", col, r.err);
+	}
 	t_run_free(&r);
 
 	/* perfev list sw: the lines perf list sw prints */
