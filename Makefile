@@ -56,7 +56,7 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge install clean deps
+.PHONY: all lib cli tests examples check check-san check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
@@ -103,12 +103,15 @@ TEST_HDRS := $(wildcard tests/*.h tests/*/*.h)
 $(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
 # Unit tests again, against the shared library.
 $(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
+
+# What each test includes (some unit tests compile cli/*.c directly).
+-include $(wildcard $(BUILD)/tests/*/*.d)
 
 $(BUILD)/examples/%: examples/%.c $(STATIC)
 	@mkdir -p $(@D)
@@ -177,6 +180,11 @@ fuzz-long: fuzz
 	$(Q)tests/fuzz/long.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
 fuzz-merge: fuzz
 	$(Q)tests/fuzz/merge.sh
+
+# Mutation testing, outside CI (about 10 minutes): plants each bug of
+# tests/mutants/list in a scratch copy and runs the tests that must kill it.
+mutants: all
+	$(Q)tests/mutants/run.sh
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfev $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)

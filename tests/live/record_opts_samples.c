@@ -122,6 +122,44 @@ static char *perf_reads(const char *out, const char *fields)
 	return text;
 }
 
+/* What perf's own reader sees in out: the exec's time, the first
+ * sample's, and the number of samples (perf script --show-task-events);
+ * false when perf is not installed. */
+struct pstats {
+	uint64_t exec_us, first_us, samples;
+};
+
+static bool perf_times(const char *out, struct pstats *p)
+{
+	char cmd[1024];
+	struct t_run r;
+
+	memset(p, 0, sizeof(*p));
+	if (access("/usr/bin/perf", X_OK))
+		return false;
+	snprintf(cmd, sizeof(cmd), "/usr/bin/perf script -i %s --show-task-events "
+		 "-F comm,tid,time,event", out);
+	r = sh(cmd);
+	CHECK_MSG(r.exit_code == 0, "perf script: %s", r.err);
+	for (char *l = strtok(r.out, "\n"); l; l = strtok(NULL, "\n")) {
+		char *colon = strstr(l, ": ");
+		char *t = colon;
+		if (!colon)
+			continue;
+		while (t > l && t[-1] != ' ')
+			t--;
+		uint64_t us = (uint64_t)(strtod(t, NULL) * 1e6 + 0.5);
+		if (strstr(colon, "PERF_RECORD_COMM exec") && !p->exec_us)
+			p->exec_us = us;
+		else if (strstr(colon, ": cpu-clock:")) {
+			if (!p->samples++)
+				p->first_us = us;
+		}
+	}
+	t_run_free(&r);
+	return true;
+}
+
 int main(void)
 {
 	const char *out = rt_tmp("samples.data");
@@ -228,6 +266,16 @@ int main(void)
 	t_run_free(&r);
 	s = scan(out, 0);
 	CHECK(s.ok && s.samples > 0 && s.exec_time > 0);
+	/* the delay as perf's reader sees it, and ours agreeing with it */
+	struct pstats ps;
+	if (perf_times(out, &ps)) {
+		CHECK_MSG(ps.samples > 0 && ps.exec_us > 0 && ps.first_us >= ps.exec_us + 190000,
+			  "perf script: first sample %.3f ms after the exec (%llu samples)",
+			  ((double)ps.first_us - (double)ps.exec_us) / 1e3,
+			  (unsigned long long)ps.samples);
+		CHECK_EQ_U64(s.samples, ps.samples);
+		CHECK_EQ_U64(s.first_time / 1000, ps.first_us);	/* perf prints whole us */
+	}
 	CHECK_MSG(s.first_time >= s.exec_time + 190000000ULL,
 		  "first sample %.3f ms after the exec",
 		  (double)(s.first_time - s.exec_time) / 1e6);
@@ -240,6 +288,11 @@ int main(void)
 	s = scan(out, 0);
 	CHECK_MSG(s.ok && s.samples > delayed, "%llu samples without -D, %llu with",
 		  (unsigned long long)s.samples, (unsigned long long)delayed);
+	if (perf_times(out, &ps)) {
+		CHECK_EQ_U64(s.samples, ps.samples);
+		CHECK_MSG(ps.first_us < ps.exec_us + 100000, "without -D: first sample "
+			  "%.3f ms after the exec", ((double)ps.first_us - (double)ps.exec_us) / 1e3);
+	}
 
 	/* -D -1: the events are never enabled (no control fd): only the
 	 * side band. */
@@ -250,6 +303,10 @@ int main(void)
 	s = scan(out, 0);
 	CHECK(s.ok && s.exec_time > 0);
 	CHECK_EQ_U64(s.samples, 0);
+	if (perf_times(out, &ps)) {
+		CHECK(ps.exec_us > 0);
+		CHECK_EQ_U64(ps.samples, 0);
+	}
 
 	unlink(out);
 	snprintf(cmd, sizeof(cmd), "%s.old", out);

@@ -81,6 +81,37 @@ static void unit_lines(const char *text, char c, char *out, size_t size)
 	}
 }
 
+/* perf's and our line for one unit, field by field: the prefix, the CPU
+ * count, the unit and event name exactly; the count (msec of cpu-clock,
+ * two runs of sleep 0.05) within a factor of 3 of each other; "CPUs
+ * utilized" within 0.1 (a clock on one CPU for the whole run: about 1). */
+static void compare_unit_line(const char *mode, const char *pl, const char *ql)
+{
+	char pb[4096], qb[4096], *pt[16], *qt[16], *sp, *sq;
+	int np = 0, nq = 0;
+
+	snprintf(pb, sizeof(pb), "%s", pl);
+	snprintf(qb, sizeof(qb), "%s", ql);
+	for (char *t = strtok_r(pb, " \n", &sp); t && np < 16; t = strtok_r(NULL, " \n", &sp))
+		pt[np++] = t;
+	for (char *t = strtok_r(qb, " \n", &sq); t && nq < 16; t = strtok_r(NULL, " \n", &sq))
+		qt[nq++] = t;
+	CHECK_MSG(np == nq && np >= 7, "%s: fields differ:\nperf:   %s\nperfev: %s", mode, pl, ql);
+	if (np != nq || np < 7)
+		return;
+	for (int i = 0; i < np; i++) {
+		if (i == 2 || i == 6) {
+			double a = strtod(pt[i], NULL), b = strtod(qt[i], NULL);
+			bool ok = i == 2 ? a > 0 && b > 0 && a < 3 * b && b < 3 * a
+					 : a - b < 0.1 && b - a < 0.1;
+			CHECK_MSG(ok, "%s: field %d: perf %s, perfev %s", mode, i, pt[i], qt[i]);
+		} else {
+			CHECK_MSG(!strcmp(pt[i], qt[i]), "%s: field %d: perf '%s', perfev '%s'",
+				  mode, i, pt[i], qt[i]);
+		}
+	}
+}
+
 static void mask_digits(char *s)
 {
 	for (; *s; s++)
@@ -104,17 +135,31 @@ int main(void)
 	CHECK_EQ_INT(r.exit_code, 2);
 	t_run_free(&r);
 
-	/* the prefix follows sysfs: CPU 0's unit, with -C 0 (one CPU) */
+	/* the prefix follows sysfs, read here: CPU 0's unit, with -C 0 */
 	struct pev_cpu_topology t0;
+	long sock = -1, die = -1, core = -1;
+	int node = -1;
+	CHECK_OK(t_read_long("/sys/devices/system/cpu/cpu0/topology/physical_package_id", &sock));
+	CHECK_OK(t_read_long("/sys/devices/system/cpu/cpu0/topology/die_id", &die));
+	CHECK_OK(t_read_long("/sys/devices/system/cpu/cpu0/topology/core_id", &core));
+	for (int k = 0; k < 1024 && node < 0; k++) {
+		char np[80];
+		snprintf(np, sizeof(np), "/sys/devices/system/cpu/cpu0/node%d", k);
+		if (access(np, F_OK) == 0)
+			node = k;
+	}
 	CHECK_EQ_INT(pev_cpu_topology(0, &t0), 0);
+	CHECK_EQ_INT(t0.socket, sock);
+	CHECK_EQ_INT(t0.die, die);
+	CHECK_EQ_INT(t0.core, core);
+	CHECK_EQ_INT(t0.node, node);
 	CHECK_EQ_INT(pev_cpu_topology(-1, &t0), -EINVAL);
 	CHECK_EQ_INT(pev_cpu_topology(PEV_MAX_CPUS - 1, &t0), -ENOENT);
-	CHECK_EQ_INT(pev_cpu_topology(0, &t0), 0);
 	char want[4][64];
-	snprintf(want[0], 64, "S%d,1,", t0.socket);
-	snprintf(want[1], 64, "S%d-D%d,1,", t0.socket, t0.die);
-	snprintf(want[2], 64, "S%d-D%d-C%d,1,", t0.socket, t0.die, t0.core);
-	snprintf(want[3], 64, "N%d,1,", t0.node);
+	snprintf(want[0], 64, "S%ld,1,", sock);
+	snprintf(want[1], 64, "S%ld-D%ld,1,", sock, die);
+	snprintf(want[2], 64, "S%ld-D%ld-C%ld,1,", sock, die, core);
+	snprintf(want[3], 64, "N%d,1,", node);
 	for (int i = 0; i < 4; i++) {
 		CHECK_OK(T_RUN_PERFEV(&r, "stat", (char *)modes[i], "-C", "0", "-x,", "-e",
 				      "cpu-clock", "sleep", "0.02"));
@@ -144,8 +189,8 @@ int main(void)
 		      66) == 0);
 	t_run_free(&r);
 
-	/* perf 6.1's lines, column for column: cpu-clock on CPU 0 for 50 ms
-	 * (digits masked: only the times differ) */
+	/* perf 6.1's lines: column for column with the digits masked (the
+	 * layout), then field by field with the numbers compared */
 	if (access("/usr/bin/perf", X_OK) == 0) {
 		for (int i = 0; i < 4; i++) {
 			static char a[4096], bb[4096];
@@ -156,6 +201,7 @@ int main(void)
 					      "cpu-clock", "sleep", "0.05"));
 			unit_lines(pr.err, i == 3 ? 'N' : 'S', a, sizeof(a));
 			unit_lines(r.err, i == 3 ? 'N' : 'S', bb, sizeof(bb));
+			compare_unit_line(modes[i], a, bb);
 			mask_digits(a);
 			mask_digits(bb);
 			CHECK(a[0] != '\0');
