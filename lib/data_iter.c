@@ -203,8 +203,9 @@ static int cut(struct pev_data *d, uint64_t pos, const char *what)
 
 static void release_behind(struct pev_data *d)
 {
-	if (!d->mapped || d->swap || d->pos < RELEASE_BEHIND)
-		return;
+	if (!d->mapped || d->swap || d->pos < RELEASE_BEHIND ||
+	    d->pos - RELEASE_BEHIND < d->released_upto + RELEASE_STEP)
+		return;	/* the per-record cost: these two compares */
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t from = d->released_upto > d->data_off ? d->released_upto : d->data_off;
 	uint64_t to = (d->pos - RELEASE_BEHIND) & ~(page - 1);
