@@ -40,6 +40,6 @@ for mode in -r ""; do
   r=$(echo "$out" | sed -nE 's/.*maxrss_kb ([0-9]+).*/\1/p')
   [ $((${r:-0} / 1024)) -lt "$limit_mb" ] || bad "reader $mode peak RSS $((r / 1024)) MB"
 done
-[ "$file" = "$tmp/big.data" ] && rm -rf "$tmp" || rm -rf "$tmp"/t1 "$tmp"/lines "$tmp"/*.err
+rm -rf "$tmp"	# a FILE given on the command line is not in it
 [ $fail -eq 0 ] && echo "PASS big_file" || echo "FAIL big_file"
 exit $fail
