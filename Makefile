@@ -58,7 +58,7 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-only demo bench fuzz fuzz-run mutants install clean deps
+.PHONY: all lib cli tests examples check check-san check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
@@ -140,6 +140,21 @@ check-san: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined all
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-san
 
+# The unit, library and CLI tests under valgrind memcheck (every perfev they
+# start too): any error or definite leak fails.  tests/valgrind/exclude lists
+# what cannot run under valgrind, with the reason.
+check-valgrind: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/valgrind/run.sh $(BUILD)
+
+# Stress runs (outside CI; tests/stress/): record -a -F max under a fork load
+# for 30 s, stat -I 10 for 60 s; stress-big: script and the reader on a 1 GB
+# file.
+stress: all
+	$(Q)tests/stress/record_forks.sh $(BUILD) 30 && tests/stress/stat_interval.sh $(BUILD) 60
+stress-big: all
+	$(Q)tests/stress/big_file.sh $(BUILD) 1G
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh $(BUILD)
@@ -159,6 +174,14 @@ build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/perfev/*.h lib/*.h)
 fuzz: $(FUZZ_BINS)
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
+# `make fuzz-long FUZZ_SECONDS=N [FUZZ_HARNESSES="data_read=600 ..."]`: a long
+# campaign (outside CI) printing each harness's execution count; see
+# tests/fuzz/long.sh.  `make fuzz-merge` minimizes what it found into the
+# committed corpora.
+fuzz-long: fuzz
+	$(Q)tests/fuzz/long.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+fuzz-merge: fuzz
+	$(Q)tests/fuzz/merge.sh
 
 # Mutation testing, outside CI (about 10 minutes): plants each bug of
 # tests/mutants/list in a scratch copy and runs the tests that must kill it.

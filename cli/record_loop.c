@@ -191,8 +191,16 @@ int rec_run(struct rec *r)
 			done = true;	/* one more pass, then stop */
 			continue;
 		}
-		if (r->bytes != before)
+		/* Data is still coming: no wait, but a zero-timeout ppoll opens
+		 * the signal mask, so that a SIGINT, SIGTERM or SIGCHLD pending
+		 * since the last pass is seen even when the rings never empty
+		 * (-F max on a busy machine); it does not count as a wakeup. */
+		if (r->bytes != before) {
+			static const struct timespec now;
+
+			ppoll(NULL, 0, &now, &open);
 			continue;
+		}
 		int n = ppoll(r->pfd, r->nrings, NULL, &open);
 
 		/* perf counts every return of its poll, a signal's included */

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "data_internal.h"
@@ -189,6 +191,33 @@ static int cut(struct pev_data *d, uint64_t pos, const char *what)
 			      PRIu64 ")", what, pos, d->data_end);
 }
 
+/* A mapped file is read front to back once: the pages far behind the
+ * position are given back every RELEASE_STEP bytes, so that reading a file
+ * of any size keeps a bounded RSS (perf maps a sliding window for the same
+ * reason).  The pages are clean copies of the file, so a later access (a
+ * view the ordering queue still holds, a pass after pev_data_rewind) reads
+ * them again from the page cache.  Not for a byte-swapped file: its
+ * records are converted in place and would be lost. */
+#define RELEASE_BEHIND	(64u << 20)
+#define RELEASE_STEP	(16u << 20)
+
+static void release_behind(struct pev_data *d)
+{
+	if (!d->mapped || d->swap || d->pos < RELEASE_BEHIND ||
+	    d->pos - RELEASE_BEHIND < d->released_upto + RELEASE_STEP)
+		return;	/* the per-record cost: these two compares */
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t from = d->released_upto > d->data_off ? d->released_upto : d->data_off;
+	uint64_t to = (d->pos - RELEASE_BEHIND) & ~(page - 1);
+
+	from = (from + page - 1) & ~(page - 1);
+	if (to <= from || to - from < RELEASE_STEP)
+		return;
+	if (madvise(d->buf + from, (size_t)(to - from), MADV_DONTNEED) == 0)
+		d->released_upto = to;
+}
+
+
 int pev__data_next_raw(struct pev_data *d, struct raw_rec *out)
 {
 	for (;;) {
@@ -248,6 +277,7 @@ int pev__data_next_raw(struct pev_data *d, struct raw_rec *out)
 			d->swapped_upto = pos + h.size;
 		}
 		d->pos = pos + h.size + extra;
+		release_behind(d);
 		*out = (struct raw_rec){ p, h.type, h.size, pos, NULL };
 		if (h.type == PEV_RECORD_COMPRESSED ||
 		    h.type == PEV_RECORD_COMPRESSED2) {
@@ -365,6 +395,7 @@ PEV_EXPORT int pev_data_rewind(struct pev_data *d)
 	if (!d->q)
 		return -ENOMEM;
 	d->pos = d->data_off;
+	d->released_upto = 0;
 	d->err[0] = 0;
 	return 0;
 }

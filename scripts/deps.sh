@@ -10,6 +10,7 @@ PKGS=(
   clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)
   linux-perf                 # the oracle for compatibility tests and benches
   hyperfine bc               # benchmarks
+  valgrind                   # make check-valgrind
   passwd                     # useradd, for the unprivileged permission tests
   strace util-linux          # tests/fault: injected syscall failures; unshare
 )

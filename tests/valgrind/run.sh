@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Run the unit, CLI and library tests under valgrind memcheck: each test
+# program under valgrind, and every perfev it starts (through $PERFEV, a
+# wrapper that runs perfev under valgrind too).  A test fails if it fails as
+# usual or if any valgrind log shows an error or a definite leak.
+#   tests/valgrind/run.sh [BUILD] [TEST-NAME-REGEX]
+# Tests listed in tests/valgrind/exclude (one "dir/name  reason" a line) do
+# not run: they measure time or overhead that valgrind's slowdown breaks.
+set -u
+build=${1:-build}
+only=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+command -v valgrind >/dev/null || { echo "perfev: error: valgrind not installed (scripts/deps.sh)" >&2; exit 1; }
+logs=$(mktemp -d /tmp/perfev-vg.XXXXXX)
+vgopts=(--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+        --show-leak-kinds=definite --track-fds=no --num-callers=30 --quiet
+        --suppressions=$here/perfev.supp)
+# the wrapper the tests find as $PERFEV
+wrap=$logs/perfev
+cat >"$wrap" <<W
+#!/bin/sh
+exec valgrind ${vgopts[*]} --log-file=$logs/perfev.%p.log "$root/$build/perfev" "\$@"
+W
+chmod +x "$wrap"
+export PERFEV_BUILD=$build PERFEV=$wrap PERFEV_VALGRIND=1
+tmo=${TEST_TIMEOUT:-300}
+pass=0 fail=0 skip=0 failed=()
+start=$(date +%s)
+for t in $(find "$build/tests/unit" "$build/tests/live" "$build/tests/compat" -type f -executable 2>/dev/null | sort); do
+  name=${t#"$build"/tests/}
+  [ -n "$only" ] && ! [[ $name =~ $only ]] && continue
+  if grep -qE "^$name( |$)" "$here/exclude" 2>/dev/null; then continue; fi
+  rm -f "$logs"/*.log
+  t0=$(date +%s)
+  out=$(timeout -k 5 "$tmo" valgrind "${vgopts[@]}" --log-file="$logs/test.%p.log" "$t" 2>&1); rc=$?
+  # With --quiet a log holds only errors ("==PID== Invalid read ...",
+  # "==PID== N bytes in 1 blocks are definitely lost ...", their indented
+  # stacks) and valgrind's warnings; any error line fails the test.
+  bad=$(grep -lE '^==[0-9]+== [^ ]' "$logs"/*.log 2>/dev/null |
+        while read -r l; do grep -qvE '^(==[0-9]+== (Warning|WARNING|$| )|--[0-9]+--)' "$l" && echo "$l"; done)
+  dt=$(( $(date +%s) - t0 ))
+  if [ -n "$bad" ] || { [ $rc -ne 0 ] && [ $rc -ne 77 ]; }; then
+    fail=$((fail+1)); failed+=("$name")
+    echo "FAIL $name (exit $rc, ${dt}s)"
+    echo "$out" | tail -n 15 | sed 's/^/    /'
+    for l in $bad; do sed 's/^/    /' "$l" | head -n 60; done
+  elif [ $rc -eq 77 ]; then
+    skip=$((skip+1)); echo "SKIP $name: $(echo "$out" | grep -i skip | tail -n1)"
+  else
+    pass=$((pass+1)); echo "PASS $name (${dt}s)"
+  fi
+done
+rm -rf "$logs"
+[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+echo "valgrind: $pass passed, $fail failed, $skip skipped in $(( $(date +%s) - start ))s"
+[ "$fail" -eq 0 ]
