@@ -400,29 +400,37 @@ static void fallback_cpu_clock(struct rec *r, struct rec_event *e)
 
 /* perf's fallback for unprivileged users (evsel__fallback): above
  * kernel.perf_event_paranoid 1 only user space may be sampled, so an event
- * refused for counting the kernel too is tried with exclude_kernel and
+ * refused for counting the kernel too is opened with exclude_kernel and
  * exclude_hv, and renamed as perf renames it ("cpu-clock:u").  An event
- * that excludes user space stays refused, as in perf.  True when the attr
- * was changed (the caller opens again). */
-static bool fallback_user_only(struct rec *r, struct rec_event *e, int err)
+ * that excludes user space stays refused, as in perf.  Returns the new fd,
+ * or err with the event unchanged when the fallback does not apply or is
+ * refused too. */
+static int fallback_user_only(struct rec *r, struct rec_event *e, int err, pid_t pid,
+			      int cpu, unsigned long flags)
 {
 	struct perf_event_attr *a = &e->attr.attr;
 	long paranoid;
 	char *name;
+	int fd;
 
 	if ((err != -EACCES && err != -EPERM) || a->exclude_kernel || a->exclude_user ||
 	    pev_sysctl_read(PEV_SYSCTL_PARANOID, &paranoid) < 0 || paranoid <= 1)
-		return false;
-	if (asprintf(&name, "%s%su", e->name,
-		     strchr(e->name, '/') || strchr(e->name, ':') ? "" : ":") < 0)
-		return false;
+		return err;
+	a->exclude_kernel = a->exclude_hv = 1;
+	fd = pev_sys_open(a, pid, cpu, -1, flags);
+	if (fd < 0 || asprintf(&name, "%s%su", e->name,
+			       strchr(e->name, '/') || strchr(e->name, ':') ? "" : ":") < 0) {
+		if (fd >= 0)
+			close(fd);
+		a->exclude_kernel = a->exclude_hv = 0;
+		return err;
+	}
 	if (r->o.verbose)
 		fprintf(stderr, "Warning:\nkernel.perf_event_paranoid=%ld, trying to fall back "
 			"to excluding kernel and hypervisor  samples\n", paranoid);
-	a->exclude_kernel = a->exclude_hv = 1;
 	free(e->own_name);
 	e->name = e->own_name = name;
-	return true;
+	return fd;
 }
 
 static void open_error(struct rec *r, struct rec_event *e, int err, pid_t pid,
@@ -479,8 +487,9 @@ retry:
 						goto retry;
 					}
 				}
-				if (fd < 0 && s == 0 && fallback_user_only(r, e, fd))
-					goto retry;
+				if (fd < 0 && s == 0 && e->leader == (int)i)
+					fd = fallback_user_only(r, e, fd, pid, r->cpus[c],
+								flags | PERF_FLAG_FD_CLOEXEC);
 				if (fd == -ESRCH && !r->cpu_wide && (!r->wl || r->wl_timer)) {
 					/* A thread of -p/-t ended meanwhile. */
 					continue;
