@@ -90,9 +90,19 @@ PEV_EXPORT int pev_sys_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return fd;
 }
 
-static int do_ioctl(int fd, unsigned long req, unsigned long arg)
+/* The requests that take a value, not a pointer (ENABLE, DISABLE, RESET,
+ * REFRESH, SET_OUTPUT, SET_BPF, PAUSE_OUTPUT), retried on EINTR.  Out of
+ * line and not a tail call, so that tests/valgrind/perfev.supp can name it:
+ * valgrind 3.19 checks SET_BPF's and PAUSE_OUTPUT's value as a pointer,
+ * because their request numbers say _IOW. */
+static __attribute__((noinline)) int do_ioctl(int fd, unsigned long req, unsigned long arg)
 {
-	return retry_ioctl(fd, req, (void *)arg);
+	int r, tries = 0;
+
+	do
+		r = ioctl(fd, req, arg);
+	while (r < 0 && errno == EINTR && ++tries < RETRIES);
+	return r < 0 ? -errno : 0;
 }
 
 PEV_EXPORT int pev_ioc_enable(int fd, bool group)

@@ -23,6 +23,9 @@ cat >"$wrap" <<W
 exec valgrind ${vgopts[*]} --log-file=$logs/perfev.%p.log "$root/$build/perfev" "\$@"
 W
 chmod +x "$wrap"
+# Tests that run perfev as another user (setpriv to nobody) need to reach
+# the wrapper and write their logs: the folder is open as /tmp is.
+chmod 1777 "$logs"
 export PERFEV_BUILD=$build PERFEV=$wrap PERFEV_VALGRIND=1
 tmo=${TEST_TIMEOUT:-300}
 pass=0 fail=0 skip=0 failed=()
