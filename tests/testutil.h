@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -126,6 +127,22 @@ static inline int t_cgroup2_mount(char *buf, size_t size)
 	if (pev_cgroup2_mount((buf), (size)) < 0 || strcmp((buf), _want)) \
 		T_FATAL("pev_cgroup2_mount: not %s as in /proc/mounts", _want); \
 	} while (0)
+
+/* Monotonic time in seconds, for tests that time how fast perfev ends. */
+static inline double t_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline void t_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
 
 /* LeakSanitizer cannot run under ptrace: a sanitizer build of perfev run
  * under strace would fail at its exit for that alone.  Call before running

@@ -11,14 +11,6 @@
 #include <sys/syscall.h>
 #include "record_util.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Forks and execs /bin/true in a loop until killed. */
 static pid_t start_load(void)
 {
@@ -67,8 +59,8 @@ static double wait_limit(pid_t pid, double t0, double limit, int *status)
 		pid_t r = waitpid(pid, status, WNOHANG);
 
 		if (r == pid)
-			return now_s() - t0;
-		if (now_s() - t0 > limit) {
+			return t_now_s() - t0;
+		if (t_now_s() - t0 > limit) {
 			kill(pid, SIGKILL);
 			waitpid(pid, status, 0);
 			return -1;
@@ -93,7 +85,7 @@ int main(void)
 
 	usleep(200000);
 	/* The workload (sleep 1) exits: the recording ends, not 20 s later. */
-	double t0 = now_s();
+	double t0 = t_now_s();
 	double took = wait_limit(start_record(out, true), t0, 20, &st);
 
 	CHECK_MSG(took >= 0, "record -a -F max -- sleep 1 still running after 20 s (killed)");
@@ -108,7 +100,7 @@ int main(void)
 	pid_t rec = start_record(out, false);
 
 	usleep(1500000);
-	t0 = now_s();
+	t0 = t_now_s();
 	kill(rec, SIGINT);
 	took = wait_limit(rec, t0, 10, &st);
 	CHECK_MSG(took >= 0 && took < 5.0, "SIGINT ended record -a -F max after %.2f s (-1: not in 10 s)",

@@ -21,13 +21,6 @@ static pid_t start(const char *out, const char *msecs)
 	return pid;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 static pid_t child_of(pid_t pid)
 {
 	char path[64];
@@ -79,7 +72,7 @@ static pid_t wait_cpu(pid_t pid, long ms)
 			c = child_of(pid);
 		if (c && cpu_ms(c) >= ms)
 			return c;
-		sleep_ms(10);
+		t_sleep_ms(10);
 	}
 	return 0;
 }

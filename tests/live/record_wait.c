@@ -10,19 +10,6 @@
 #include <time.h>
 #include "record_util.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-	nanosleep(&ts, NULL);
-}
-
 static pid_t spinner(void)
 {
 	pid_t pid = fork();
@@ -53,10 +40,10 @@ int main(void)
 	/* -p PID -- sleep 0.3: samples of PID only, ended with the command */
 	pid_t sp = spinner();
 	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)sp);
-	double t0 = now_s();
+	double t0 = t_now_s();
 	CHECK_OK(T_RUN_PERFEV(&r, "record", "-e", "cpu-clock", "-F", "1000", "-o", out, "-p",
 			      pidbuf, "--", "sleep", "0.3"));
-	double t = now_s() - t0;
+	double t = t_now_s() - t0;
 	kill(sp, SIGKILL);
 	waitpid(sp, NULL, 0);
 	CHECK_MSG(r.exit_code == 0, "record -p PID -- sleep: exit %d: %s", r.exit_code, r.err);
@@ -111,12 +98,12 @@ int main(void)
 			_exit(127);
 		}
 		close(errfd[1]);
-		sleep_ms(400);
+		t_sleep_ms(400);
 		kill(pid, sigs[i]);
-		t0 = now_s();
-		while (waitpid(pid, &st, WNOHANG) == 0 && now_s() - t0 < 8)
-			sleep_ms(5);
-		t = now_s() - t0;
+		t0 = t_now_s();
+		while (waitpid(pid, &st, WNOHANG) == 0 && t_now_s() - t0 < 8)
+			t_sleep_ms(5);
+		t = t_now_s() - t0;
 		char err[4096];
 		ssize_t n = read(errfd[0], err, sizeof(err) - 1);
 		err[n > 0 ? n : 0] = '\0';

@@ -10,13 +10,6 @@
 #include <time.h>
 #include "stat_util.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* A copy of the line of text that holds `what` (until the next call). */
 static char *line_with(const char *text, const char *what)
 {
@@ -47,9 +40,9 @@ int main(void)
 	unsigned long long v = 0;
 
 	/* human: the wall time, perf's "%18 ns   name" line */
-	double t0 = now_s();
+	double t0 = t_now_s();
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-e", "duration_time,task-clock", "--", "sleep", "0.3"));
-	double wall = now_s() - t0;
+	double wall = t_now_s() - t0;
 	CHECK_EQ_INT(r.exit_code, 0);
 	char *l = line_with(r.err, " duration_time");
 	CHECK_MSG(l && sscanf(l, "%llu", &v) == 1, "no duration_time line: %s", r.err);
@@ -60,9 +53,9 @@ int main(void)
 	t_run_free(&r);
 
 	/* -x: value,ns,duration_time,run,100.00,, with run = value */
-	t0 = now_s();
+	t0 = t_now_s();
 	CHECK_OK(T_RUN_PERFEV(&r, "stat", "-x,", "-e", "duration_time", "--", "sleep", "0.2"));
-	wall = now_s() - t0;
+	wall = t_now_s() - t0;
 	l = line_with(r.err, ",duration_time,");
 	CHECK_MSG(l && sscanf(l, "%llu", &v) == 1, "%s", r.err);
 	CHECK(v >= 200000000ull && v <= (unsigned long long)(wall * 1e9));

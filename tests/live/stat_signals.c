@@ -13,19 +13,6 @@
 
 static const char *errpath;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-	nanosleep(&ts, NULL);
-}
-
 /* argv with stdout on /dev/null and stderr into errpath. */
 static pid_t start(char *const argv[])
 {
@@ -47,17 +34,17 @@ static pid_t start(char *const argv[])
  * seconds it took (limit + 1 when it had to be killed). */
 static double wait_for(pid_t pid, double limit, int *st)
 {
-	double t0 = now_s();
+	double t0 = t_now_s();
 
 	for (;;) {
 		if (waitpid(pid, st, WNOHANG) == pid)
-			return now_s() - t0;
-		if (now_s() - t0 > limit) {
+			return t_now_s() - t0;
+		if (t_now_s() - t0 > limit) {
 			kill(pid, SIGKILL);
 			waitpid(pid, st, 0);
 			return limit + 1;
 		}
-		sleep_ms(5);
+		t_sleep_ms(5);
 	}
 }
 
@@ -75,7 +62,7 @@ static void check_sig(const char *what, char *const argv[], long ms, int sig,
 	int st = 0;
 	pid_t pid = start(argv);
 
-	sleep_ms(ms);
+	t_sleep_ms(ms);
 	CHECK_OK(kill(pid, sig));
 	double t = wait_for(pid, 5, &st);
 	char *err = err_text();
@@ -232,7 +219,7 @@ int main(void)
 	pid = start((char *[]){ "strace", "-f", "-o", "/dev/null", "-e", "trace=pidfd_open",
 				"-e", "inject=pidfd_open:error=ENOSYS", pe, "stat", "-e",
 				"task-clock", "--", "sleep", "10", NULL });
-	sleep_ms(500);
+	t_sleep_ms(500);
 	char path[64];
 	long perfev_pid = 0;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
