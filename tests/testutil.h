@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -127,6 +129,74 @@ static inline int t_cgroup2_mount(char *buf, size_t size)
 	if (pev_cgroup2_mount((buf), (size)) < 0 || strcmp((buf), _want)) \
 		T_FATAL("pev_cgroup2_mount: not %s as in /proc/mounts", _want); \
 	} while (0)
+
+/* Set a /proc/sys file (root) for the length of a test.  The value it had
+ * before the first t_sysctl_set is written back by t_sysctl_restore(): at
+ * the exit of the process that set it (not of its forked children), and on
+ * SIGINT, SIGTERM and SIGHUP.  Up to four files. */
+struct t_sysctls {
+	struct { const char *path; long value; } v[4];
+	int n;
+	pid_t owner;
+	bool hooked;
+};
+
+static inline struct t_sysctls *t_sysctls_(void)
+{
+	static struct t_sysctls s;
+	return &s;
+}
+
+static inline void t_sysctl_restore(void)
+{
+	struct t_sysctls *s = t_sysctls_();
+
+	if (getpid() != s->owner)
+		return;
+	for (int i = s->n - 1; i >= 0; i--) {
+		FILE *f = fopen(s->v[i].path, "w");
+
+		if (f) {
+			fprintf(f, "%ld\n", s->v[i].value);
+			fclose(f);
+		}
+	}
+	s->n = 0;
+}
+
+static inline void t_sysctl_on_signal_(int sig)
+{
+	t_sysctl_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static inline void t_sysctl_set(const char *path, long value)
+{
+	struct t_sysctls *s = t_sysctls_();
+	int i = 0;
+	FILE *f;
+
+	while (i < s->n && strcmp(s->v[i].path, path))
+		i++;
+	if (i == s->n) {
+		if (s->n == 4 || t_read_long(path, &s->v[i].value) < 0)
+			T_FATAL("cannot save %s", path);
+		s->v[i].path = path;
+		s->n++;
+		s->owner = getpid();
+		if (!s->hooked) {
+			s->hooked = true;
+			atexit(t_sysctl_restore);
+			signal(SIGINT, t_sysctl_on_signal_);
+			signal(SIGTERM, t_sysctl_on_signal_);
+			signal(SIGHUP, t_sysctl_on_signal_);
+		}
+	}
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%ld\n", value) < 0 || fclose(f) != 0)
+		T_FATAL("cannot write %ld to %s", value, path);
+}
 
 /* Monotonic time in seconds, for tests that time how fast perfev ends. */
 static inline double t_now_s(void)

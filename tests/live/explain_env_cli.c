@@ -19,7 +19,6 @@
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"
 #define MLOCK_KB "/proc/sys/kernel/perf_event_mlock_kb"
 
-static long saved_paranoid = LONG_MIN, saved_mlock = LONG_MIN;
 static char dir[] = "/tmp/pev_env_XXXXXX";
 static char data[300];
 
@@ -30,29 +29,6 @@ static long read_long(const char *path)
 	long v = n ? strtol(s, NULL, 10) : LONG_MIN;
 	free(s);
 	return v;
-}
-
-static void write_long(const char *path, long v)
-{
-	FILE *f = fopen(path, "w");
-	if (!f || fprintf(f, "%ld\n", v) < 0 || fclose(f) != 0)
-		T_FATAL("cannot write %ld to %s", v, path);
-}
-
-static void restore(void)
-{
-	if (saved_paranoid != LONG_MIN)
-		write_long(PARANOID, saved_paranoid);
-	if (saved_mlock != LONG_MIN)
-		write_long(MLOCK_KB, saved_mlock);
-	saved_paranoid = saved_mlock = LONG_MIN;
-}
-
-static void on_signal(int sig)
-{
-	restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 /* Run a shell command line; stdout and stderr captured. */
@@ -97,8 +73,7 @@ static void unprivileged(void)
 	uname(&u);
 	sscanf(u.release, "%d.%d", &major, &minor);
 
-	saved_paranoid = read_long(PARANOID);
-	write_long(PARANOID, 2);
+	t_sysctl_set(PARANOID, 2);
 	sh(&r, NOBODY " %s stat -a -e cpu-clock -- true", pe);
 	expect("nobody, paranoid 2, -a", &r, 1,
 	       W("cannot open 'cpu-clock'", "needs CAP_PERFMON or kernel.perf_event_paranoid <= 0, and it is 2",
@@ -134,14 +109,14 @@ static void unprivileged(void)
 		printf("Linux %d.%d has no CAP_PERFMON: not checked\n", major, minor);
 	}
 
-	write_long(PARANOID, -1);
+	t_sysctl_set(PARANOID, -1);
 	sh(&r, NOBODY " %s stat -a -e cpu-clock -- true", pe);
 	expect("nobody, paranoid -1, -a", &r, 0, NULL, W("error"));
 	/* Still refused at -1: another user's process (ptrace). */
 	sh(&r, NOBODY " %s stat -p 1 -e task-clock -- sleep 0.1", pe);
 	expect("nobody, paranoid -1, pid 1", &r, 1,
 	       W("process 1 belongs to another user (uid 0)"), W("paranoid", "seccomp"));
-	restore();
+	t_sysctl_restore();
 }
 
 static void memlock(void)
@@ -154,8 +129,7 @@ static void memlock(void)
 	/* RLIMIT_MEMLOCK 16 KiB, the sysctl as it is: 1024 pages per CPU ring
 	 * are far beyond both.  Root has CAP_IPC_LOCK: run as nobody (user
 	 * space only, allowed at paranoid 2). */
-	saved_paranoid = read_long(PARANOID);
-	write_long(PARANOID, 2);
+	t_sysctl_set(PARANOID, 2);
 	sh(&r, "ulimit -l 16 && exec " NOBODY " %s record -o %s -m 1024 -e task-clock:u -- true",
 	   pe, data);
 	long ring_kb = 1025 * ps / 1024, asked = ring_kb * ncpu, allowed = mlock * ncpu + 16;
@@ -169,11 +143,10 @@ static void memlock(void)
 	       W("paranoid", "seccomp", "exclude"));
 
 	/* The sysctl at 8 KiB per CPU, RLIMIT_MEMLOCK 0: -m 16 does not fit. */
-	saved_mlock = mlock;
-	write_long(MLOCK_KB, 8);
+	t_sysctl_set(MLOCK_KB, 8);
 	sh(&r, "ulimit -l 0 && exec " NOBODY " %s record -o %s -m 16 -e task-clock:u -- true",
 	   pe, data);
-	restore();
+	t_sysctl_restore();
 	ring_kb = 17 * ps / 1024;
 	snprintf(want, sizeof(want),
 		 "16 data pages asked (%ld KiB per ring, %ld KiB for %ld ring%s), but this user may lock %ld KiB (kernel.perf_event_mlock_kb 8 KiB x %ld CPUs + RLIMIT_MEMLOCK 0 KiB)",
@@ -295,10 +268,6 @@ int main(void)
 		strcat(abs, pe);
 		pe = abs;
 	}
-	atexit(restore);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
 	if (!mkdtemp(dir))
 		T_FATAL("mkdtemp");
 	chmod(dir, 0777);

@@ -13,27 +13,11 @@
 
 #define NOBODY 65534
 
-static long saved_paranoid = PEV_SETTING_UNKNOWN;
-static pid_t main_pid;
-
-static void restore_paranoid(void)
-{
-	if (getpid() == main_pid && saved_paranoid != PEV_SETTING_UNKNOWN)
-		pev_sysctl_write(PEV_SYSCTL_PARANOID, saved_paranoid);
-}
-
-static void on_signal(int sig)
-{
-	restore_paranoid();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
+#define PARANOID "/proc/sys/kernel/perf_event_paranoid"
 
 static void set_paranoid(long v)
 {
-	int r = pev_sysctl_write(PEV_SYSCTL_PARANOID, v);
-	if (r < 0)
-		T_FATAL("cannot set perf_event_paranoid to %ld: %s", v, strerror(-r));
+	t_sysctl_set(PARANOID, v);
 }
 
 static void base(struct perf_event_attr *a)
@@ -272,12 +256,6 @@ int main(void)
 		T_SKIP("needs root: drops to uid %d and sets kernel.perf_event_paranoid", NOBODY);
 	if (pev_sysctl_read(PEV_SYSCTL_PARANOID, &cur) < 0)
 		T_SKIP("no kernel.perf_event_paranoid: kernel without perf events");
-	main_pid = getpid();
-	saved_paranoid = cur;
-	atexit(restore_paranoid);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGHUP, on_signal);
 
 	long tp = tracepoint_id();
 	if (tp < 0)
@@ -292,7 +270,7 @@ int main(void)
 	set_paranoid(-1);
 	as_nobody("paranoid -1", phase_paranoid_minus1, tp);
 
-	restore_paranoid();
+	t_sysctl_restore();
 	long after = PEV_SETTING_UNKNOWN;
 	CHECK_OK(pev_sysctl_read(PEV_SYSCTL_PARANOID, &after));
 	CHECK_EQ_INT(after, cur);

@@ -18,26 +18,7 @@
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"
 #define NOBODY "setpriv --reuid=nobody --regid=nogroup --clear-groups"
 
-static long saved = LONG_MIN;
 static char dir[] = "/tmp/pev_unpriv_XXXXXX";
-
-static void restore(void)
-{
-	FILE *f;
-
-	if (saved == LONG_MIN || !(f = fopen(PARANOID, "w")))
-		return;
-	fprintf(f, "%ld\n", saved);
-	fclose(f);
-	saved = LONG_MIN;
-}
-
-static void on_signal(int sig)
-{
-	restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
 
 /* Run a shell command line; stdout and stderr captured. */
 static int sh_run(struct t_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -109,13 +90,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		T_FATAL("mkdtemp");
 	chmod(dir, 0777);
-	saved = par;
-	atexit(restore);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	FILE *f = fopen(PARANOID, "w");
-	if (!f || fprintf(f, "2\n") < 0 || fclose(f))
-		T_FATAL("cannot set %s to 2", PARANOID);
+	t_sysctl_set(PARANOID, 2);
 
 	/* stat: the names perf gives, exit 0 for both */
 	CHECK_OK(sh_run(&r, NOBODY " %s stat -x, -e task-clock,cpu-clock -- true", pe));
@@ -155,7 +130,7 @@ int main(void)
 		  "perf's own: %s", b);
 	CHECK_STR(a, b);
 
-	restore();
+	t_sysctl_restore();
 	t_sh("rm -rf %s", dir);
 	return t_done();
 }
