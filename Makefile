@@ -16,7 +16,7 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wvla
 BASE     := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iinclude -Ilib -fvisibility=hidden
-# libpfm4 is not linked: lib/event_pfm.c loads it with dlopen when needed.
+# libpfm4 is not linked: lib/event/event_pfm.c loads it with dlopen when needed.
 DEPLIBS  := -ltraceevent -ldw -lelf -lzstd -lz -lm -ldl
 
 ifneq ($(SANITIZE),)
@@ -33,7 +33,8 @@ else
   Q := @
 endif
 
-LIB_SRC   := $(sort $(wildcard lib/*.c))
+LIB_SRC   := $(sort $(wildcard lib/*/*.c))
+LIB_HDRS  := $(wildcard include/perfev/*.h lib/*/*.h)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 LIVE_SRC  := $(sort $(wildcard tests/live/*.c))
@@ -66,7 +67,7 @@ cli: $(PERFEV)
 tests: $(TEST_BINS) $(TEST_SHARED_BINS) $(HELPER_BINS)
 examples: $(EX_BINS)
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard include/perfev/*.h lib/*.h) Makefile
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDRS) Makefile
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -DPEV_BUILDING_LIB -c -o $@ $<
@@ -167,7 +168,7 @@ bench: deps
 # FUZZ_SECONDS=N` runs each on its seed corpus for N seconds.
 FUZZ_SECONDS ?= 20
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard include/perfev/*.h lib/*.h)
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $<")
 	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(DEPLIBS)

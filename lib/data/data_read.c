@@ -1,0 +1,647 @@
+/* perf.data reader: opening (file or pipe stream, either byte order), the
+ * header, attrs and feature sections, and recovery of unfinished files.
+ * Every offset and size read from the file is checked against the file's
+ * length before use. */
+#include <errno.h>
+#include <poll.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "data/data_internal.h"
+
+int pev__data_set_error(struct pev_data *d, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->err, sizeof(d->err), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static uint64_t u64s(const struct pev_data *d, uint64_t v)
+{
+	return d->swap ? bswap_64(v) : v;
+}
+
+/* True when [off, off+size) lies inside the file. */
+static bool in_file(const struct pev_data *d, uint64_t off, uint64_t size)
+{
+	return off <= d->len && size <= d->len - off;
+}
+
+static int add_event(struct pev_data *d, struct pev_attr *a, size_t asz,
+		     const uint64_t *ids, size_t nids)
+{
+	/* The decoder reads attr.size bytes: never more than we hold. */
+	if (asz > sizeof(*a))
+		asz = sizeof(*a);
+	if (a->attr.size == 0 || a->attr.size > asz)
+		a->attr.size = (uint32_t)asz;
+	int r = pev_decoder_add_attr(d->dec, &a->attr, ids, nids);
+
+	if (r < 0)
+		return pev__data_set_error(d, r,
+			"perf.data: event %zu cannot be added (%s): its sample "
+			"layout or ids clash with the other events",
+			pev_decoder_nr_attrs(d->dec), strerror(-r));
+	return 0;
+}
+
+static int read_attrs(struct pev_data *d)
+{
+	const struct file_header *h = &d->hdr;
+	uint64_t asz = h->attr_size;
+
+	if (!in_file(d, h->attrs.offset, h->attrs.size))
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: attr section at offset %" PRIu64
+			" extends past the end of the file (size %zu)",
+			h->attrs.offset, d->len);
+	if (asz < PERF_ATTR_SIZE_VER0 + 16 || asz > 4096 + 16)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: attr_size %" PRIu64 " in the header is "
+			"impossible (an attr is 64..4096 bytes plus 16)", asz);
+	if (h->attrs.size % asz)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: attr section size %" PRIu64 " is not a "
+			"multiple of attr_size %" PRIu64, h->attrs.size, asz);
+	for (uint64_t i = 0; i < h->attrs.size / asz; i++) {
+		const unsigned char *e = d->buf + h->attrs.offset + i * asz;
+		struct pev_attr a;
+		size_t alen = (size_t)asz - 16;
+		size_t keep = alen < sizeof(a) ? alen : sizeof(a);
+		uint64_t ids_sec[2];
+
+		memset(&a, 0, sizeof(a));
+		memcpy(&a, e, keep);
+		memcpy(ids_sec, e + alen, 16);
+		if (d->swap && pev_attr_swap(&a, keep, 0) < 0)
+			return pev__data_set_error(d, -EBADMSG,
+				"perf.data: attr %" PRIu64 " cannot be byte-swapped", i);
+		uint32_t own = a.attr.size ? a.attr.size : PERF_ATTR_SIZE_VER0;
+
+		if (own != alen)
+			return pev__data_set_error(d, -EBADMSG,
+				"perf.data: attr %" PRIu64 " has size %u but the "
+				"header's attr_size says %zu", i, own, alen);
+		uint64_t ioff = u64s(d, ids_sec[0]), isz = u64s(d, ids_sec[1]);
+
+		if (!in_file(d, ioff, isz) || isz % 8)
+			return pev__data_set_error(d, -EBADMSG,
+				"perf.data: ids of attr %" PRIu64 " at offset %"
+				PRIu64 " (size %" PRIu64 ") extend past the end "
+				"of the file (size %zu)", i, ioff, isz, d->len);
+		size_t nids = (size_t)(isz / 8);
+		uint64_t *ids = malloc(nids ? nids * 8 : 8);
+
+		if (!ids)
+			return -ENOMEM;
+		memcpy(ids, d->buf + ioff, nids * 8);
+		for (size_t j = 0; d->swap && j < nids; j++)
+			ids[j] = bswap_64(ids[j]);
+		int r = add_event(d, &a, keep, ids, nids);
+
+		free(ids);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int read_features(struct pev_data *d)
+{
+	uint64_t off = d->data_end;
+	size_t n = 0;
+
+	for (unsigned f = 0; f < PEV_FEAT_BITS; f++)
+		n += pev_data_features_has(&d->feat, f);
+	if (!n)
+		return 0;
+	if (!in_file(d, off, n * 16))
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: feature index at offset %" PRIu64
+			" (%zu entries) extends past the end of the file (size %zu)",
+			off, n, d->len);
+	struct pev_data_features bits = d->feat;
+
+	memset(d->feat.present, 0, sizeof(d->feat.present));
+	for (unsigned f = 0; f < PEV_FEAT_BITS; f++) {
+		if (!pev_data_features_has(&bits, f))
+			continue;
+		uint64_t sec[2];
+
+		memcpy(sec, d->buf + off, 16);
+		off += 16;
+		uint64_t so = u64s(d, sec[0]), ss = u64s(d, sec[1]);
+		const char *name = pev_feat_name(f);
+
+		if (!in_file(d, so, ss))
+			return pev__data_set_error(d, -EBADMSG,
+				"perf.data: feature %s section at offset %" PRIu64
+				" (size %" PRIu64 ") extends past the end of the "
+				"file (size %zu)", name ? name : "?", so, ss, d->len);
+		d->raw_feat[f] = d->buf + so;
+		d->raw_feat_size[f] = (size_t)ss;
+		int r = pev_data_feature_parse(&d->feat, f, d->buf + so,
+					       (size_t)ss, d->swap);
+
+		if (r == -ENOMEM)
+			return r;
+		/* A payload we cannot parse stays available raw, as perf
+		 * skips a bad feature with a warning. */
+		if (r < 0)
+			pev_data_features_set(&d->feat, f, r == -ENOENT);
+	}
+	/* Event names from EVENT_DESC, in attr order. */
+	for (uint32_t i = 0; i < d->feat.nr_event_desc && i < d->nnames; i++)
+		if (d->feat.event_desc[i].name && !d->names[i])
+			d->names[i] = strdup(d->feat.event_desc[i].name);
+	return 0;
+}
+
+static int open_file(struct pev_data *d)
+{
+	struct file_header *h = &d->hdr;
+	uint64_t magic;
+
+	if (d->len < 16)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: file of %zu bytes is too short for a header",
+			d->len);
+	memcpy(&magic, d->buf, 8);
+	if (magic == PERF_MAGIC2_SWAPPED)
+		d->swap = true;
+	else if (magic != PERF_MAGIC2)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: bad magic 0x%016" PRIx64 " (not a PERFILE2 "
+			"perf.data file)", magic);
+	uint64_t hsize;
+
+	memcpy(&hsize, d->buf + 8, 8);
+	hsize = u64s(d, hsize);
+	if (hsize == PIPE_HEADER_SIZE) {
+		d->pipe = true;
+		d->data_off = PIPE_HEADER_SIZE;
+		d->data_end = d->len;
+		return 0;
+	}
+	if (hsize != FILE_HEADER_SIZE && hsize != 72)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: header size %" PRIu64 " is neither 104 nor 72"
+			" nor 16 (pipe)", hsize);
+	if (d->len < hsize)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: header of %" PRIu64 " bytes extends past the "
+			"end of the file (size %zu)", hsize, d->len);
+	memset(h, 0, sizeof(*h));
+	memcpy(h, d->buf, hsize);
+	if (d->swap) {
+		/* The bitmap is u64 words; a 32-bit foreign writer's
+		 * unsigned long words would need u32 swaps (perf's HOSTNAME
+		 * test), which no current writer produces. */
+		pev__feat_header_swap(h);
+	}
+	if (hsize == 72)
+		memset(h->features, 0, sizeof(h->features));
+	if (h->attrs.offset < hsize || h->data.offset < hsize)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: attr (%" PRIu64 ") or data (%" PRIu64 ") "
+			"section starts inside the header", h->attrs.offset,
+			h->data.offset);
+	int r = read_attrs(d);
+
+	if (r < 0)
+		return r;
+	if (h->attrs.offset < h->data.offset + h->data.size &&
+	    h->data.offset < h->attrs.offset + h->attrs.size &&
+	    h->attrs.size && h->data.size)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: attr section and data section overlap");
+	memcpy(d->feat.present, h->features, sizeof(h->features));
+	d->data_off = h->data.offset;
+	if (d->data_off > d->len)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: data section at offset %" PRIu64 " starts "
+			"past the end of the file (size %zu)", d->data_off, d->len);
+	bool no_feat = true;
+
+	for (int i = 0; i < 4; i++)
+		no_feat &= !h->features[i];
+	if (h->data.size == 0 && no_feat && d->len > d->data_off) {
+		/* The header of a recording that never finished: data.size
+		 * is still 0.  Read records to the end of the file. */
+		if (d->strict)
+			return pev__data_set_error(d, -EBADMSG,
+				"perf.data: data size is 0 in the header (the "
+				"recording did not finish)");
+		d->data_end = d->len;
+		d->recovering = true;
+		snprintf(d->recovered, sizeof(d->recovered),
+			 "perf.data: the header's data size is 0 (the recording "
+			 "did not finish); reading the %zu bytes after offset %"
+			 PRIu64 " up to the last complete record",
+			 d->len - (size_t)d->data_off, d->data_off);
+		return 0;
+	}
+	if (!in_file(d, d->data_off, h->data.size)) {
+		if (d->strict)
+			return pev__data_set_error(d, -EBADMSG,
+				"perf.data: data section at offset %" PRIu64
+				" (size %" PRIu64 ") extends past the end of the "
+				"file (size %zu)", d->data_off, h->data.size, d->len);
+		d->data_end = d->len;
+		d->recovering = true;
+		memset(d->feat.present, 0, sizeof(d->feat.present));
+		snprintf(d->recovered, sizeof(d->recovered),
+			 "perf.data: the data section (size %" PRIu64 ") is cut "
+			 "by the end of the file (size %zu, truncated?); reading "
+			 "up to the last complete record, without features",
+			 h->data.size, d->len);
+		return 0;
+	}
+	d->data_end = d->data_off + h->data.size;
+	return read_features(d);
+}
+
+/* Reads the leading metadata of a pipe stream (attrs, features, names,
+ * tracing data) so that the accessors work right after opening. */
+static int pipe_prescan(struct pev_data *d)
+{
+	struct raw_rec r;
+	int ret;
+
+	for (;;) {
+		uint64_t save = d->pos;
+
+		ret = pev__data_next_raw(d, &r);
+		if (ret <= 0 || r.type < PEV_RECORD_USER_TYPE_START ||
+		    r.chunk || r.type == PEV_RECORD_FINISHED_ROUND ||
+		    r.type == PEV_RECORD_COMPRESSED ||
+		    r.type == PEV_RECORD_COMPRESSED2) {
+			/* Start over: pev_data_next() hands out the
+			 * metadata records too (meta_upto keeps them from
+			 * being applied twice). */
+			(void)save;
+			pev__data_iter_release(d);
+			d->pos = d->data_off;
+			return ret < 0 ? ret : 0;
+		}
+	}
+}
+
+static struct pev_data *finish_open(struct pev_data *d,
+				    const struct pev_data_open_opts *opts,
+				    char *err, size_t errlen)
+{
+	int r = -ENOMEM;
+
+	d->strict = opts && opts->size > offsetof(struct pev_data_open_opts,
+						  strict) && opts->strict;
+	d->dec = pev_decoder_new();
+	d->q = pev_order_new();
+	if (d->dec && d->q) {
+		r = open_file(d);
+		if (r == 0) {
+			d->nnames = pev_decoder_nr_attrs(d->dec);
+			d->names = calloc(d->nnames + 1, sizeof(char *));
+			if (!d->names)
+				r = -ENOMEM;
+		}
+		if (r == 0 && !d->pipe) {
+			for (uint32_t i = 0; i < d->feat.nr_event_desc &&
+			     i < d->nnames; i++)
+				if (d->feat.event_desc[i].name)
+					d->names[i] = strdup(d->feat.event_desc[i].name);
+		}
+		d->pos = d->data_off;
+		d->swapped_upto = d->data_off;
+		d->meta_upto = d->data_off;
+		if (r == 0 && d->pipe)
+			r = pipe_prescan(d);
+	}
+	if (r < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", d->err[0] ? d->err :
+				 strerror(-r));
+		pev_data_close(d);
+		errno = -r;
+		return NULL;
+	}
+	d->err[0] = 0;
+	return d;
+}
+
+PEV_EXPORT struct pev_data *pev_data_open_mem(const void *buf, size_t len,
+					      const struct pev_data_open_opts *opts,
+					      char *err, size_t errlen)
+{
+	struct pev_data *d = calloc(1, sizeof(*d));
+
+	if (!d || !(d->buf = malloc(len ? len : 1))) {
+		free(d);
+		if (err && errlen)
+			snprintf(err, errlen, "%s", strerror(ENOMEM));
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (len)
+		memcpy(d->buf, buf, len);
+	d->len = len;
+	return finish_open(d, opts, err, errlen);
+}
+
+PEV_EXPORT struct pev_data *pev_data_open_fd(int fd,
+					     const struct pev_data_open_opts *opts,
+					     char *err, size_t errlen)
+{
+	struct stat st;
+	struct pev_data *d = calloc(1, sizeof(*d));
+	int e = ENOMEM;
+
+	if (!d)
+		goto fail;
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		/* Private and writable: records of the other byte order
+		 * are converted in place without touching the file. */
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE, fd, 0);
+
+		if (p == MAP_FAILED) {
+			e = errno;
+			goto fail;
+		}
+		d->buf = p;
+		d->len = (size_t)st.st_size;
+		d->mapped = true;
+		return finish_open(d, opts, err, errlen);
+	}
+	/* A pipe: read the whole stream (records are views into it). */
+	size_t cap = 1 << 16;
+
+	d->buf = malloc(cap);
+	while (d->buf) {
+		ssize_t n = read(fd, d->buf + d->len, cap - d->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* A non-blocking pipe (its writer set O_NONBLOCK on it):
+		 * wait for more, as a blocking read would. */
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+				e = errno;
+				goto fail;
+			}
+			continue;
+		}
+		if (n < 0) {
+			e = errno;
+			goto fail;
+		}
+		if (n == 0)
+			return finish_open(d, opts, err, errlen);
+		d->len += (size_t)n;
+		if (d->len == cap) {
+			unsigned char *q = realloc(d->buf, cap * 2);
+
+			if (!q)
+				break;
+			d->buf = q;
+			cap *= 2;
+		}
+	}
+fail:
+	if (err && errlen)
+		snprintf(err, errlen, "perf.data: %s", strerror(e));
+	if (d && !d->mapped)
+		free(d->buf);
+	free(d);
+	errno = e;
+	return NULL;
+}
+
+PEV_EXPORT struct pev_data *pev_data_open(const char *path,
+					  const struct pev_data_open_opts *opts,
+					  char *err, size_t errlen)
+{
+	if (!strcmp(path, "-"))
+		return pev_data_open_fd(0, opts, err, errlen);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		if (err && errlen)
+			snprintf(err, errlen, "cannot open '%s': %s", path,
+				 strerror(e));
+		errno = e;
+		return NULL;
+	}
+	struct pev_data *d = pev_data_open_fd(fd, opts, err, errlen);
+	int e = errno;
+
+	close(fd);
+	errno = e;
+	return d;
+}
+
+PEV_EXPORT void pev_data_close(struct pev_data *d)
+{
+	if (!d)
+		return;
+	pev__data_iter_release(d);
+	while (d->arena) {
+		struct arena *n = d->arena->next;
+
+		free(d->arena);
+		d->arena = n;
+	}
+	for (size_t i = 0; d->names && i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
+	pev_data_features_release(&d->feat);
+	pev_decoder_free(d->dec);
+	pev_order_free(d->q);
+	if (d->mapped)
+		munmap(d->buf, d->len);
+	else
+		free(d->buf);
+	free(d);
+}
+
+PEV_EXPORT bool pev_data_is_pipe(const struct pev_data *d) { return d->pipe; }
+PEV_EXPORT bool pev_data_is_swapped(const struct pev_data *d) { return d->swap; }
+PEV_EXPORT const char *pev_data_recovered(const struct pev_data *d)
+{
+	return d->recovered[0] ? d->recovered : NULL;
+}
+PEV_EXPORT uint64_t pev_data_data_offset(const struct pev_data *d)
+{
+	return d->data_off;
+}
+PEV_EXPORT uint64_t pev_data_data_size(const struct pev_data *d)
+{
+	return d->data_end - d->data_off;
+}
+PEV_EXPORT const struct pev_decoder *pev_data_decoder(const struct pev_data *d)
+{
+	return d->dec;
+}
+PEV_EXPORT const char *pev_data_event_name(const struct pev_data *d,
+					   size_t index)
+{
+	return index < d->nnames ? d->names[index] : NULL;
+}
+PEV_EXPORT const struct pev_data_features *
+pev_data_features(const struct pev_data *d)
+{
+	return &d->feat;
+}
+PEV_EXPORT const void *pev_data_feature_raw(const struct pev_data *d,
+					    unsigned feat, size_t *size)
+{
+	if (feat >= PEV_FEAT_BITS || !d->raw_feat[feat])
+		return NULL;
+	if (size)
+		*size = d->raw_feat_size[feat];
+	return d->raw_feat[feat];
+}
+PEV_EXPORT const char *pev_data_error(const struct pev_data *d)
+{
+	return d->err;
+}
+
+/* ---- in-band metadata */
+
+static int grow_names(struct pev_data *d, size_t nr)
+{
+	if (nr <= d->nnames)
+		return 0;
+	char **n = realloc(d->names, nr * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	memset(n + d->nnames, 0, (nr - d->nnames) * sizeof(*n));
+	d->names = n;
+	d->nnames = nr;
+	return 0;
+}
+
+static int set_name(struct pev_data *d, size_t idx, const char *name)
+{
+	int r = grow_names(d, idx + 1);
+
+	if (r < 0)
+		return r;
+	free(d->names[idx]);
+	d->names[idx] = strdup(name);
+	return d->names[idx] ? 0 : -ENOMEM;
+}
+
+int pev__data_process_meta(struct pev_data *d, const struct raw_rec *rr,
+		      const void *extra, size_t extra_len)
+{
+	struct pev_record rec;
+	int r;
+
+	if (rr->chunk == NULL) {
+		if (rr->offset < d->meta_upto)
+			return 0;	/* seen before a rewind */
+		d->meta_upto = rr->offset + 1;
+	}
+	switch (rr->type) {
+	case PEV_RECORD_HEADER_ATTR:
+	case PEV_RECORD_HEADER_FEATURE:
+	case PEV_RECORD_EVENT_UPDATE:
+	case PEV_RECORD_HEADER_BUILD_ID:
+		break;
+	case PEV_RECORD_HEADER_TRACING_DATA:
+		free(d->feat.tracing_data);
+		d->feat.tracing_data = malloc(extra_len ? extra_len : 1);
+		if (!d->feat.tracing_data)
+			return -ENOMEM;
+		memcpy(d->feat.tracing_data, extra, extra_len);
+		d->feat.tracing_data_size = extra_len;
+		d->raw_feat[PEV_FEAT_TRACING_DATA] = extra;
+		d->raw_feat_size[PEV_FEAT_TRACING_DATA] = extra_len;
+		pev_data_features_set(&d->feat, PEV_FEAT_TRACING_DATA, true);
+		return 0;
+	default:
+		return 0;
+	}
+	r = pev_record_decode(d->dec, rr->p, rr->size, &rec);
+	if (r < 0)
+		return pev__data_set_error(d, -EBADMSG,
+			"perf.data: %s record at offset %" PRIu64 " is malformed"
+			" (%s: %s)", pev_record_type_name(rr->type), rr->offset,
+			rec.error.field ? rec.error.field : "?",
+			rec.error.reason ? rec.error.reason : "?");
+	switch (rr->type) {
+	case PEV_RECORD_HEADER_ATTR: {
+		struct pev_attr a = rec.u.header_attr.attr;
+		/* the ids view may be unaligned in a foreign copy: copy */
+		size_t n = (size_t)rec.u.header_attr.nr_ids;
+		uint64_t *ids = malloc(n ? n * 8 : 8);
+
+		if (!ids)
+			return -ENOMEM;
+		memcpy(ids, rec.u.header_attr.ids, n * 8);
+		r = add_event(d, &a, rec.u.header_attr.attr_size, ids, n);
+		free(ids);
+		/* the new event is unnamed until EVENT_UPDATE/EVENT_DESC */
+		if (r == 0)
+			r = grow_names(d, pev_decoder_nr_attrs(d->dec));
+		return r;
+	}
+	case PEV_RECORD_HEADER_FEATURE: {
+		uint64_t f = rec.u.feature.feat_id;
+
+		if (f >= PEV_FEAT_BITS)
+			return 0;
+		r = pev_data_feature_parse(&d->feat, (unsigned)f,
+					   rec.u.feature.data,
+					   rec.u.feature.size, d->swap);
+		if (r == -ENOMEM)
+			return r;
+		d->raw_feat[f] = rec.u.feature.data;
+		d->raw_feat_size[f] = rec.u.feature.size;
+		if (r < 0)
+			pev_data_features_set(&d->feat, (unsigned)f, r == -ENOENT);
+		if (f == PEV_FEAT_EVENT_DESC)
+			for (uint32_t i = 0; i < d->feat.nr_event_desc; i++)
+				if (i < d->nnames && !d->names[i] &&
+				    d->feat.event_desc[i].name &&
+				    (r = set_name(d, i, d->feat.event_desc[i].name)) < 0)
+					return r;
+		return 0;
+	}
+	case PEV_RECORD_EVENT_UPDATE:
+		if (rec.u.event_update.type == PEV_EVENT_UPDATE_NAME &&
+		    rec.u.event_update.str) {
+			int idx = pev_decoder_find_id(d->dec, rec.u.event_update.id);
+
+			if (idx >= 0)
+				return set_name(d, (size_t)idx, rec.u.event_update.str);
+		}
+		return 0;
+	case PEV_RECORD_HEADER_BUILD_ID: {
+		const struct pev_record_build_id *b = &rec.u.build_id;
+
+		return pev_data_features_add_build_id(&d->feat, b->pid,
+			(uint16_t)(rec.misc & ~PEV_RECORD_MISC_BUILD_ID_SIZE),
+			b->build_id, b->size <= 20 ? b->size : 20, b->filename);
+	}
+	}
+	return 0;
+}

@@ -1,0 +1,471 @@
+/* The DSO cache: one object per path, symbols loaded on first use from
+ * the best file perf would pick (a debug file with a full .symtab, else
+ * the binary's own .symtab/.dynsym). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include <perfev/data.h>
+#include <perfev/symbols.h>
+#include "symbol/symbols_internal.h"
+
+#define DSO_BUCKETS 256
+
+struct build_id_entry {
+	struct build_id_entry *next;
+	uint8_t id[20];
+	int size;
+	char path[];
+};
+
+struct pev_dso {
+	struct pev_dso *next;		/* hash chain */
+	struct pev_dso_cache *cache;
+	char *name;
+	bool kernel, vdso, module;
+	bool loaded;			/* symbol load attempted */
+	bool info_loaded;
+	struct pev_symtab *symtab;
+	bool owns_symtab;
+	char *source;
+	struct pev_elf_info info;	/* of the runtime file */
+	uint8_t bid[20];
+	int bid_size;
+};
+
+struct pev_dso_cache {
+	struct pev_dso *buckets[DSO_BUCKETS];
+	struct build_id_entry *build_ids;
+	char *buildid_dir;		/* NULL: off */
+	char *kallsyms;
+	bool no_debug_files;
+	struct pev_dso *kernel;
+};
+
+static unsigned hash_str(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+PEV_EXPORT struct pev_dso_cache *
+pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
+{
+	struct pev_dso_cache *c = calloc(1, sizeof(*c));
+	const char *dir = NULL, *home;
+	char buf[4096];
+
+	if (!c)
+		goto nomem;
+	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, kallsyms) +
+	    sizeof(opts->kallsyms)) {
+		dir = opts->buildid_dir;
+		if (opts->kallsyms && !(c->kallsyms = strdup(opts->kallsyms)))
+			goto nomem;
+	}
+	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, no_debug_files) +
+	    sizeof(opts->no_debug_files))
+		c->no_debug_files = opts->no_debug_files;
+	if (!dir && (home = getenv("HOME")) && *home) {
+		snprintf(buf, sizeof(buf), "%s/.debug", home);
+		dir = buf;
+	}
+	if (dir && *dir && !(c->buildid_dir = strdup(dir)))
+		goto nomem;
+	return c;
+nomem:
+	if (c) {
+		free(c->kallsyms);
+		free(c);
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+static void dso_free(struct pev_dso *d)
+{
+	if (d->owns_symtab)
+		pev_symtab_free(d->symtab);
+	free(d->name);
+	free(d->source);
+	free(d);
+}
+
+PEV_EXPORT void pev_dso_cache_free(struct pev_dso_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < DSO_BUCKETS; i++) {
+		for (struct pev_dso *d = c->buckets[i], *n; d; d = n) {
+			n = d->next;
+			dso_free(d);
+		}
+	}
+	for (struct build_id_entry *b = c->build_ids, *n; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+	free(c->buildid_dir);
+	free(c->kallsyms);
+	free(c);
+}
+
+static struct build_id_entry *find_build_id(struct pev_dso_cache *c, const char *path)
+{
+	for (struct build_id_entry *b = c->build_ids; b; b = b->next)
+		if (!strcmp(b->path, path))
+			return b;
+	return NULL;
+}
+
+PEV_EXPORT int pev_dso_cache_set_build_id(struct pev_dso_cache *c,
+					  const char *path, const uint8_t *id,
+					  size_t size)
+{
+	struct build_id_entry *b;
+
+	if (!c || !path || !id || size > 20)
+		return -EINVAL;
+	b = find_build_id(c, path);
+	if (!b) {
+		b = calloc(1, sizeof(*b) + strlen(path) + 1);
+		if (!b)
+			return -ENOMEM;
+		strcpy(b->path, path);
+		b->next = c->build_ids;
+		c->build_ids = b;
+	}
+	memcpy(b->id, id, size);
+	b->size = (int)size;
+	return 0;
+}
+
+/* "/lib/modules/6.1.0/kernel/fs/foo-bar.ko.xz" -> "[foo_bar]". */
+static char *module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *out;
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	out = malloc(n + 3);
+	if (!out)
+		return NULL;
+	out[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		out[i + 1] = base[i] == '-' ? '_' : base[i];
+	out[n + 1] = ']';
+	out[n + 2] = 0;
+	return out;
+}
+
+static bool is_module_path(const char *path)
+{
+	size_t n = strlen(path);
+
+	return path[0] == '/' && (strstr(path, ".ko") &&
+	       (n > 3 && (!strcmp(path + n - 3, ".ko") || strstr(path, ".ko."))));
+}
+
+PEV_EXPORT struct pev_dso *pev_dso_cache_get(struct pev_dso_cache *c,
+					     const char *path)
+{
+	unsigned h;
+	struct pev_dso *d;
+
+	if (!c || !path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	h = hash_str(path) % DSO_BUCKETS;
+	for (d = c->buckets[h]; d; d = d->next)
+		if (!strcmp(d->name, path) || (d->module && d->source &&
+		    !strcmp(d->source, path)))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		goto nomem;
+	d->cache = c;
+	d->kernel = !strcmp(path, "[kernel.kallsyms]") ||
+		    !strncmp(path, "[kernel.kallsyms]", 17);
+	d->vdso = !strcmp(path, "[vdso]");
+	d->module = !d->kernel && is_module_path(path);
+	if (d->kernel)
+		d->name = strdup("[kernel.kallsyms]");
+	else if (d->module)
+		d->name = module_name(path);
+	else
+		d->name = strdup(path);
+	if (!d->name)
+		goto nomem;
+	if (d->module && !(d->source = strdup(path)))
+		goto nomem;
+	struct build_id_entry *b = find_build_id(c, d->kernel ? "[kernel.kallsyms]" : path);
+
+	if (b) {
+		memcpy(d->bid, b->id, 20);
+		d->bid_size = b->size;
+	}
+	d->next = c->buckets[h];
+	c->buckets[h] = d;
+	if (d->kernel && !c->kernel)
+		c->kernel = d;
+	return d;
+nomem:
+	if (d) {
+		free(d->name);
+		free(d);
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+PEV_EXPORT const char *pev_dso_name(const struct pev_dso *dso)
+{
+	return dso ? dso->name : "[unknown]";
+}
+
+PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso)
+{
+	return dso && dso->symtab ? dso->source : NULL;
+}
+
+static void hex(char *out, const uint8_t *id, int n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = 0; i < n; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[2 * n] = 0;
+}
+
+/* Tries one candidate file: with a full .symtab (or, when `any`, any
+ * symbol table) and the DSO's build id when one is known. */
+static bool try_file(struct pev_dso *d, const char *path, bool any,
+		     const char *runtime)
+{
+	struct pev_elf_info info;
+
+	if (access(path, R_OK) != 0 || pev__elf_info_read(path, NULL, 0, &info) < 0)
+		return false;
+	if (d->bid_size && info.build_id_size &&
+	    (info.build_id_size != d->bid_size ||
+	     memcmp(info.build_id, d->bid, (size_t)d->bid_size)))
+		return false;
+	if (!info.has_symtab && !(any && info.has_dynsym))
+		return false;
+	/* PLT entries get names only when the symbols come from a separate
+	 * debug file: what perf 6.1 prints (with the binary's own .symtab, a
+	 * PLT address shows as the preceding symbol, _init+0x30). */
+	struct pev_symtab *st = pev__symtab_load_elf_plt(path,
+		runtime && strcmp(runtime, path) ? runtime : NULL);
+
+	if (!st)
+		return false;
+	d->symtab = st;
+	d->owns_symtab = true;
+	d->source = strdup(path);
+	if (!d->info_loaded || !d->info.nr_loads) {
+		d->info = info;
+		d->info_loaded = true;
+	}
+	return true;
+}
+
+static void load_user(struct pev_dso *d)
+{
+	struct pev_dso_cache *c = d->cache;
+	char p[4096], bidhex[41] = "";
+	const char *path = d->name;
+	bool own_ok = false;
+
+	if (pev__elf_info_read(path, NULL, 0, &d->info) == 0) {
+		d->info_loaded = true;
+		if (!d->bid_size && d->info.build_id_size) {
+			memcpy(d->bid, d->info.build_id, 20);
+			d->bid_size = d->info.build_id_size;
+		}
+		own_ok = !d->bid_size || !d->info.build_id_size ||
+			 (d->info.build_id_size == d->bid_size &&
+			  !memcmp(d->info.build_id, d->bid, (size_t)d->bid_size));
+		if (!own_ok)
+			d->info_loaded = false;
+	}
+	if (d->bid_size)
+		hex(bidhex, d->bid, d->bid_size);
+	/* The PLT comes from the runtime binary, whatever file has the
+	 * symbols. */
+	const char *rt = own_ok ? path : NULL;
+	/* perf's order: debuglink, build-id cache, /usr/lib/debug by path,
+	 * /usr/lib/debug/.build-id, the file itself. */
+	if (!c->no_debug_files && own_ok && d->info.debuglink[0]) {
+		const char *slash = strrchr(path, '/');
+		int dl = slash ? (int)(slash - path) : 0;
+
+		snprintf(p, sizeof(p), "%.*s/%s", dl, path, d->info.debuglink);
+		if (strcmp(p, path) && try_file(d, p, false, rt))
+			return;
+		snprintf(p, sizeof(p), "%.*s/.debug/%s", dl, path, d->info.debuglink);
+		if (try_file(d, p, false, rt))
+			return;
+		snprintf(p, sizeof(p), "/usr/lib/debug%.*s/%s", dl, path, d->info.debuglink);
+		if (try_file(d, p, false, rt))
+			return;
+	}
+	if (c->buildid_dir && bidhex[0]) {
+		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
+		if (try_file(d, p, false, rt))
+			return;
+	}
+	if (!c->no_debug_files) {
+		snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
+		if (try_file(d, p, false, rt))
+			return;
+		snprintf(p, sizeof(p), "/usr/lib/debug%s", path);
+		if (try_file(d, p, false, rt))
+			return;
+		if (bidhex[0]) {
+			snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+				 bidhex, bidhex + 2);
+			if (try_file(d, p, false, rt))
+				return;
+		}
+	}
+	if (own_ok && try_file(d, path, true, path))
+		return;
+	/* The recorded file is gone or was replaced: perf's build-id cache
+	 * keeps a copy of it. */
+	if (c->buildid_dir && bidhex[0]) {
+		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
+		try_file(d, p, true, rt);
+	}
+}
+
+/* The vDSO: perf's cached copy for the recorded build id, else this
+ * process's own (the same kernel, as a rule). */
+static void load_vdso(struct pev_dso *d)
+{
+	struct pev_dso_cache *c = d->cache;
+	char p[4096], bidhex[41];
+
+	if (c->buildid_dir && d->bid_size) {
+		hex(bidhex, d->bid, d->bid_size);
+		snprintf(p, sizeof(p), "%s/[vdso]/%s/vdso", c->buildid_dir, bidhex);
+		if (try_file(d, p, true, NULL))
+			return;
+	}
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	FILE *f;
+	char line[512];
+	unsigned long lo, hi;
+
+	if (!base || !(f = fopen("/proc/self/maps", "re")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[vdso]") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		if (lo == base && hi > lo) {
+			struct pev_elf_info info;
+			const void *img = (const void *)lo;
+
+			if (pev__elf_info_read(NULL, img, hi - lo, &info) == 0 &&
+			    (!d->bid_size || !info.build_id_size ||
+			     !memcmp(info.build_id, d->bid, (size_t)d->bid_size))) {
+				d->symtab = pev__symtab_load_elf_mem(img, hi - lo);
+				d->owns_symtab = d->symtab != NULL;
+				d->info = info;
+				d->info_loaded = true;
+				d->source = strdup("[vdso]");
+			}
+		}
+		break;
+	}
+	fclose(f);
+}
+
+static void load_kernel(struct pev_dso *d)
+{
+	struct pev_dso_cache *c = d->cache;
+	char p[4096], bidhex[41];
+	uint8_t run[20];
+	int n;
+
+	if (c->kallsyms) {
+		d->symtab = pev_kallsyms_load(c->kallsyms);
+		if (d->symtab)
+			d->source = strdup(c->kallsyms);
+		d->owns_symtab = d->symtab != NULL;
+		return;
+	}
+	n = pev_kernel_build_id(run, sizeof(run));
+	if (!d->bid_size || n <= 0 ||
+	    (n == d->bid_size && !memcmp(run, d->bid, (size_t)n))) {
+		d->symtab = pev_kallsyms_load("/proc/kallsyms");
+		if (d->symtab && pev_symtab_count(d->symtab)) {
+			d->source = strdup("/proc/kallsyms");
+			d->owns_symtab = true;
+			return;
+		}
+		pev_symtab_free(d->symtab);
+		d->symtab = NULL;
+	}
+	if (c->buildid_dir && d->bid_size) {
+		hex(bidhex, d->bid, d->bid_size);
+		snprintf(p, sizeof(p), "%s/[kernel.kallsyms]/%s/kallsyms",
+			 c->buildid_dir, bidhex);
+		d->symtab = pev_kallsyms_load(p);
+		if (d->symtab)
+			d->source = strdup(p);
+		d->owns_symtab = d->symtab != NULL;
+	}
+}
+
+PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)
+{
+	if (!d)
+		return NULL;
+	if (d->loaded)
+		return d->symtab;
+	d->loaded = true;
+	if (d->kernel) {
+		load_kernel(d);
+	} else if (d->module) {
+		/* Module symbols come from kallsyms (absolute addresses). */
+		struct pev_dso *k = d->cache->kernel;
+
+		if (!k)
+			k = pev_dso_cache_get(d->cache, "[kernel.kallsyms]");
+		if (k)
+			d->symtab = (struct pev_symtab *)pev_dso_symtab(k);
+	} else if (d->vdso) {
+		load_vdso(d);
+	} else if (d->name[0] == '/') {
+		load_user(d);
+	}
+	return d->symtab;
+}
+
+PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *d, uint64_t off)
+{
+	if (!d || d->kernel || d->module)
+		return off;
+	if (!d->loaded)
+		pev_dso_symtab(d);
+	if (!d->info_loaded)
+		return off;
+	return pev_elf_offset_to_vaddr(&d->info, off);
+}
+
+bool pev_dso_is_kernel(const struct pev_dso *d)
+{
+	return d && (d->kernel || d->module);
+}

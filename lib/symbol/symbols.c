@@ -1,0 +1,427 @@
+/* Symbol tables: sorted address ranges, perf's duplicate and end rules,
+ * and /proc/kallsyms parsing. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <perfev/symbols.h>
+#include "symbol/symbols_internal.h"
+#include "core/util.h"
+
+/* Names live in large blocks so that a table of 200k kernel symbols does
+ * not cost 200k mallocs; blocks never move, so names stay put. */
+#define ARENA_BLOCK (64 * 1024)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct pev_symtab {
+	struct pev_symbol *syms;
+	size_t nr, cap;
+	bool finished;
+	struct arena_block *arena;
+};
+
+static const char *arena_strdup(struct pev_symtab *st, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	struct arena_block *b = st->arena;
+
+	if (!b || b->cap - b->used < len) {
+		size_t cap = len > ARENA_BLOCK ? len : ARENA_BLOCK;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->next = st->arena;
+		b->used = 0;
+		b->cap = cap;
+		st->arena = b;
+	}
+	char *p = b->data + b->used;
+
+	memcpy(p, s, len);
+	b->used += len;
+	return p;
+}
+
+PEV_EXPORT struct pev_symtab *pev_symtab_new(void)
+{
+	struct pev_symtab *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		errno = ENOMEM;
+	return st;
+}
+
+PEV_EXPORT void pev_symtab_free(struct pev_symtab *st)
+{
+	if (!st)
+		return;
+	for (struct arena_block *b = st->arena, *n; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+	free(st->syms);
+	free(st);
+}
+
+PEV_EXPORT int pev_symtab_add(struct pev_symtab *st, uint64_t start,
+			      uint64_t size, const char *name,
+			      const char *module, uint8_t binding, uint8_t type)
+{
+	if (!st || !name || st->finished)
+		return -EINVAL;
+	if (pev__grow_array(st->syms, &st->cap, st->nr + 1, 256) < 0)
+		return -ENOMEM;
+	struct pev_symbol *s = &st->syms[st->nr];
+
+	s->start = start;
+	s->end = start + size;
+	if (s->end < start)
+		s->end = UINT64_MAX;
+	s->name = arena_strdup(st, name);
+	if (!s->name)
+		return -ENOMEM;
+	s->module = NULL;
+	if (module) {
+		/* Module names repeat for every symbol of the module: share
+		 * the previous copy when it is the same. */
+		if (st->nr && st->syms[st->nr - 1].module &&
+		    !strcmp(st->syms[st->nr - 1].module, module))
+			s->module = st->syms[st->nr - 1].module;
+		else if (!(s->module = arena_strdup(st, module)))
+			return -ENOMEM;
+	}
+	s->binding = binding;
+	s->type = type;
+	st->nr++;
+	return 0;
+}
+
+/* Sort by start; equal starts keep insertion order so that the result
+ * does not depend on qsort's whims (the address is the tie-break). */
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct pev_symbol *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol (util/symbol.c): true when a is kept over b. */
+static bool better_symbol(const struct pev_symbol *a, const struct pev_symbol *b)
+{
+	bool az = a->end == a->start, bz = b->end == b->start;
+
+	if (az != bz)
+		return !az;
+	bool aw = a->binding == STB_WEAK, bw = b->binding == STB_WEAK;
+
+	if (aw != bw)
+		return !aw;
+	bool ag = a->binding == STB_GLOBAL, bg = b->binding == STB_GLOBAL;
+
+	if (ag != bg)
+		return ag;
+	int au = leading_underscores(a->name), bu = leading_underscores(b->name);
+
+	if (au != bu)
+		return au < bu;
+	return strlen(a->name) >= strlen(b->name);
+}
+
+static bool module_differs(const struct pev_symbol *a, const struct pev_symbol *b)
+{
+	return !a->module != !b->module;
+}
+
+static void dedup(struct pev_symtab *st)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < st->nr; i++) {
+		if (out && st->syms[out - 1].start == st->syms[i].start) {
+			if (!better_symbol(&st->syms[out - 1], &st->syms[i]))
+				st->syms[out - 1] = st->syms[i];
+			continue;
+		}
+		st->syms[out++] = st->syms[i];
+	}
+	st->nr = out;
+}
+
+/* Size-0 symbols end where the next begins; the kernel's last symbol
+ * before the modules, and the last of all, end a page further. */
+static void fixup_end(struct pev_symtab *st)
+{
+	for (size_t i = 0; i + 1 < st->nr; i++) {
+		struct pev_symbol *p = &st->syms[i], *c = &st->syms[i + 1];
+
+		if (p->end != p->start)
+			continue;
+		if (module_differs(p, c)) {
+			p->end = (p->end + 4096 + 4095) & ~(uint64_t)4095;
+			if (p->end <= p->start)		/* wrapped at the top */
+				p->end = UINT64_MAX;
+		} else {
+			p->end = c->start;
+		}
+	}
+	if (st->nr) {
+		struct pev_symbol *l = &st->syms[st->nr - 1];
+
+		if (l->end == l->start)
+			l->end = (l->start + 4095) / 4096 * 4096 + 4096;
+		if (l->end <= l->start)
+			l->end = UINT64_MAX;
+	}
+}
+
+/* ELF tables drop duplicates first and then fix ends; perf does it the
+ * other way round for kallsyms, so that of several names at one address
+ * the last listed (the only one left with a size) wins. */
+int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first)
+{
+	if (!st)
+		return -EINVAL;
+	if (st->finished)
+		return 0;
+	if (st->nr > 1)
+		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_sym);
+	if (ends_first) {
+		fixup_end(st);
+		dedup(st);
+	} else {
+		dedup(st);
+		fixup_end(st);
+	}
+	st->finished = true;
+	return 0;
+}
+
+PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st)
+{
+	return pev_symtab_finish_impl(st, false);
+}
+
+/* How far back to look for an enclosing symbol when the nearest one does
+ * not contain the address (nested or overlapping symbols). */
+#define OVERLAP_LOOKBACK 8
+
+PEV_EXPORT const struct pev_symbol *
+pev_symtab_lookup(const struct pev_symtab *st, uint64_t addr)
+{
+	if (!st || !st->finished || !st->nr || addr < st->syms[0].start)
+		return NULL;
+	size_t lo = 0, hi = st->nr;	/* last with start <= addr in [lo, hi) */
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (size_t k = 0; k < OVERLAP_LOOKBACK && k <= lo; k++) {
+		const struct pev_symbol *s = &st->syms[lo - k];
+
+		if (addr < s->end)
+			return s;
+	}
+	return NULL;
+}
+
+PEV_EXPORT size_t pev_symtab_count(const struct pev_symtab *st)
+{
+	return st ? st->nr : 0;
+}
+
+PEV_EXPORT const struct pev_symbol *
+pev_symtab_symbol(const struct pev_symtab *st, size_t i)
+{
+	return st && i < st->nr ? &st->syms[i] : NULL;
+}
+
+/* ---------------------------------------------------------------- kallsyms */
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* One line: "<hex addr> <type> <name>[\t[<module>]]". */
+static int kallsyms_line(struct pev_symtab *st, const char *p, const char *end)
+{
+	uint64_t addr = 0;
+	int digits = 0, v;
+	char name[512], module[128];
+
+	while (p < end && (v = hexval(*p)) >= 0) {
+		if (digits++ >= 16)
+			return 0;
+		addr = addr << 4 | (uint64_t)v;
+		p++;
+	}
+	if (!digits || p >= end || *p != ' ')
+		return 0;
+	p++;
+	if (p >= end)
+		return 0;
+	char type = *p++;
+
+	if (p >= end || *p != ' ')
+		return 0;
+	p++;
+	const char *n = p;
+
+	while (p < end && *p != '\t' && *p != ' ')
+		p++;
+	size_t nlen = (size_t)(p - n);
+
+	if (!nlen || nlen >= sizeof(name))
+		return 0;
+	memcpy(name, n, nlen);
+	name[nlen] = 0;
+	bool has_module = false;
+
+	while (p < end && (*p == '\t' || *p == ' '))
+		p++;
+	if (p < end && *p == '[') {
+		const char *m = ++p;
+
+		while (p < end && *p != ']')
+			p++;
+		size_t mlen = (size_t)(p - m);
+
+		if (p < end && mlen && mlen < sizeof(module)) {
+			memcpy(module, m, mlen);
+			module[mlen] = 0;
+			has_module = true;
+		}
+	}
+	char up = (char)(type & ~0x20);
+
+	if (up != 'T' && up != 'W' && up != 'D' && up != 'B')
+		return 0;
+	if (!addr)
+		return 0;
+	uint8_t binding = up == 'W' ? STB_WEAK :
+			  (type == up ? STB_GLOBAL : STB_LOCAL);
+	uint8_t stype = (up == 'T' || up == 'W') ? STT_FUNC : STT_OBJECT;
+
+	return pev_symtab_add(st, addr, 0, name, has_module ? module : NULL,
+			      binding, stype);
+}
+
+PEV_EXPORT struct pev_symtab *pev_kallsyms_parse(const char *text, size_t len)
+{
+	struct pev_symtab *st = pev_symtab_new();
+	const char *p = text, *end = text + len;
+
+	if (!st)
+		return NULL;
+	while (text && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+
+		if (kallsyms_line(st, p, le) < 0) {
+			pev_symtab_free(st);
+			errno = ENOMEM;
+			return NULL;
+		}
+		p = le + 1;
+	}
+	if (pev_symtab_finish_impl(st, true) < 0) {
+		pev_symtab_free(st);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return st;
+}
+
+PEV_EXPORT struct pev_symtab *pev_kallsyms_load(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int err = pev_read_whole_file(path ? path : "/proc/kallsyms", &buf, &len);
+
+	if (err < 0) {
+		errno = -err;
+		return NULL;
+	}
+	struct pev_symtab *st = pev_kallsyms_parse(buf, len);
+	int saved = errno;
+
+	free(buf);
+	errno = saved;
+	return st;
+}
+
+int pev_read_whole_file(const char *path, char **out, size_t *outlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 1 << 20, len = 0;
+	char *buf;
+
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len == cap) {
+			char *n = realloc(buf, cap * 2);
+
+			if (!n) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = n;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, buf + len, cap - len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = -errno;
+
+			free(buf);
+			close(fd);
+			return e;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
