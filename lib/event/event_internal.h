@@ -55,6 +55,9 @@ bool pev__suggest_tracepoint(const char *tracefs, const char *s, size_t len,
  * tracefs missing or unreadable, or unknown (with a suggestion). */
 int pev__tracepoint_unknown(struct parse_ctx *c, size_t pos, size_t len);
 
+/* event_build.c: what every parser part builds with; it calls no other
+ * event_*.c file. */
+
 /* Record an error at [pos, pos+len) and return -code. */
 int pev__perr(struct parse_ctx *c, size_t pos, size_t len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

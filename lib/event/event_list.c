@@ -48,30 +48,6 @@ PEV_EXPORT struct pev_event *pev_evlist_event(struct pev_evlist *list, size_t i)
 	return list && i < list->n ? &list->ev[i] : NULL;
 }
 
-struct pev_pmu_list *pev__pmus(struct parse_ctx *c, size_t pos, size_t len)
-{
-	struct pev_evlist *l = c->list;
-	const char *root = c->opts.sysfs_root && *c->opts.sysfs_root ? c->opts.sysfs_root : "/sys";
-
-	if (l->pmus && l->pmu_root && !strcmp(l->pmu_root, root))
-		return l->pmus;
-	pev_pmu_list_free(l->pmus);
-	free(l->pmu_root);
-	l->pmus = NULL;
-	l->pmu_root = strdup(root);
-	if (!l->pmu_root) {
-		pev__perr(c, pos, len, ENOMEM, "out of memory");
-		return NULL;
-	}
-	l->pmus = pev_pmu_list_load(root);
-	if (!l->pmus) {
-		int e = errno;
-		pev__perr(c, pos, len, e, "cannot read the PMUs in '%s/bus/event_source/devices': %s",
-			  root, strerror(e));
-	}
-	return l->pmus;
-}
-
 static void ctx_release(struct parse_ctx *c, bool keep)
 {
 	if (!keep) {
