@@ -24,6 +24,8 @@ struct file_header {
 	uint64_t features[4];
 };
 
+/* ---- data_buf.c: the ground every other data_*.c file builds on */
+
 /* A growing output buffer; `err` sticks once an allocation fails. */
 struct obuf {
 	unsigned char *p;
@@ -53,6 +55,7 @@ const void *pev__ib_bytes(struct ibuf *c, size_t n);
 char *pev__ib_str(struct ibuf *c);		/* malloc'ed; NULL when bad */
 
 void pev__feat_header_swap(struct file_header *h);
+char *pev__strndup0(const char *s, size_t max);
 
 /* The system-description features (CACHE, MEM_TOPOLOGY, *PMU_CAPS,
  * HYBRID_TOPOLOGY, DIR_FORMAT, AUXTRACE, BPF_*), data_feat_sys.c.
@@ -66,7 +69,6 @@ void pev__feat_sys_release(struct pev_data_features *f);
 /* Frees the fields of one of CACHE, MEM_TOPOLOGY, CPU_PMU_CAPS, PMU_CAPS,
  * zeroes them and clears the feature's bit; other ids: nothing. */
 void pev__feat_sys_clear(struct pev_data_features *f, unsigned feat);
-char *pev__strndup0(const char *s, size_t max);
 
 
 /* ---- the reader, shared by data_read.c and data_iter.c */
@@ -130,12 +132,22 @@ struct raw_rec {
 	struct dchunk *chunk;	/* NULL: in buf */
 };
 
+/* data_meta.c: what the opener and the iterator both feed (data_read.c
+ * -> data_iter.c -> data_meta.c).  set_error keeps the message and returns
+ * err. */
 int pev__data_set_error(struct pev_data *d, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Adds the event a (asz bytes read of it) with its ids to the decoder;
+ * 0 or -errno with the error set. */
+int pev__data_add_event(struct pev_data *d, struct pev_attr *a, size_t asz,
+			const uint64_t *ids, size_t nids);
 /* Metadata user records (pipe mode and perf inject): attrs, features,
  * names, tracing data, build ids. 0 or -errno. */
 int pev__data_process_meta(struct pev_data *d, const struct raw_rec *r,
 		      const void *extra, size_t extra_len);
+
+/* data_iter.c: the raw record stream, used by the opener to prescan a
+ * pipe and to release iteration state. */
 void pev__data_iter_release(struct pev_data *d);
 int pev__data_next_raw(struct pev_data *d, struct raw_rec *out);
 
