@@ -1,5 +1,7 @@
-/* Private to the perf.data writer (data_write.c: set-up and streaming;
- * data_write_end.c: the feature sections, the final header, cutting back). */
+/* Private to the perf.data writer (data_write.c: the object, low-level
+ * output, the header; data_write_stream.c: set-up and streaming, and
+ * data_write_end.c: the feature sections, the final header, cutting back,
+ * both on top of data_write.c). */
 #ifndef PEV_DATA_WRITE_H
 #define PEV_DATA_WRITE_H
 

@@ -6,52 +6,6 @@
 
 #include "data/data_write.h"
 
-/* final: data.size is the data written (else 0, which readers take as
- * "unfinished"); feats: the feature bitmap (NULL: none). */
-int pev__dw_write_header(struct pev_data_writer *w, bool final,
-			const uint64_t *feats)
-{
-	struct file_header h = {
-		.magic = PERF_MAGIC2, .size = FILE_HEADER_SIZE,
-		.attr_size = w->attr_size + 16,
-		.attrs = { w->attrs_offset, w->nattrs * (w->attr_size + 16ULL) },
-		.data = { w->data_offset, final ? w->data_size : 0 },
-	};
-
-	if (feats)
-		memcpy(h.features, feats, sizeof(h.features));
-	if (w->opts.foreign_endian)
-		pev__feat_header_swap(&h);
-	return pev__dw_out_at(w, &h, sizeof(h), 0);
-}
-
-int pev__dw_fill_event_desc(struct pev_data_writer *w)
-{
-	struct pev_data_features *f = &w->feat;
-
-	if (!pev_data_features_has(f, PEV_FEAT_EVENT_DESC)) {
-		f->event_desc = calloc(w->nattrs, sizeof(*f->event_desc));
-		if (!f->event_desc)
-			return -ENOMEM;
-		f->nr_event_desc = (uint32_t)w->nattrs;
-		for (size_t i = 0; i < w->nattrs; i++) {
-			struct pev_data_event_desc *e = &f->event_desc[i];
-
-			e->attr = w->attrs[i].attr;
-			e->attr.attr.size = w->attr_size;
-			e->attr_size = w->attr_size;
-			e->name = strdup(w->attrs[i].name ? w->attrs[i].name : "");
-			e->ids = malloc((w->attrs[i].nids ? w->attrs[i].nids : 1) * 8);
-			if (!e->name || !e->ids)
-				return -ENOMEM;
-			memcpy(e->ids, w->attrs[i].ids, w->attrs[i].nids * 8);
-			e->nr_ids = (uint32_t)w->attrs[i].nids;
-		}
-		pev_data_features_set(f, PEV_FEAT_EVENT_DESC, true);
-	}
-	return 0;
-}
-
 static int fill_auto_features(struct pev_data_writer *w)
 {
 	struct pev_data_features *f = &w->feat;
@@ -66,24 +20,6 @@ static int fill_auto_features(struct pev_data_writer *w)
 		pev_data_features_set(f, PEV_FEAT_SAMPLE_TIME, true);
 	}
 	return 0;
-}
-
-void pev__dw_fill_compressed(struct pev_data_writer *w)
-{
-	struct pev_data_features *f = &w->feat;
-
-	if (w->zctx) {
-		f->compressed.version = 0;	/* as perf 6.1 */
-		f->compressed.type = 1;		/* PERF_COMP_ZSTD */
-		f->compressed.level = (uint32_t)w->opts.compress_level;
-		f->compressed.ratio = w->data_size ?
-			(uint32_t)(w->raw_size / w->data_size) : 0;
-		/* perf decompresses each record into a buffer of mmap_len
-		 * bytes; one record never holds more than one write call. */
-		f->compressed.mmap_len = (uint32_t)(w->max_chunk > 528384 ?
-						    w->max_chunk : 528384);
-		pev_data_features_set(f, PEV_FEAT_COMPRESSED, true);
-	}
 }
 
 /* Ends the file at `end`; pipes and character devices cannot be cut
