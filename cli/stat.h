@@ -82,10 +82,23 @@ struct stat_line {
 	struct stat_metric metric;
 };
 
-/* Print one counter line in the chosen format. */
+/* Print one counter line in the chosen format (stat_print.c). */
 void stat_print_line(const struct stat_out *o, const struct stat_line *l);
 
-/* The three back-ends (stat_human.c, stat_csv.c, stat_json.c). */
+/* ---- what the back-ends share (stat_fmt.c; it calls none of them) */
+
+/* Thousands grouping: format v with "%.0f"/"%.2f" and the locale's
+ * separators when group is set.  Returns buf. */
+char *stat_format_count(char *buf, size_t size, double v, bool fractional, bool group);
+/* The topology modes' unit name as perf prints it: "S0", "S0-D0",
+ * "S0-D0-C1", "N0".  Returns buf. */
+char *stat_aggr_name(char *buf, size_t size, enum stat_aggr a, const struct stat_line *l);
+/* perf's "pcnt-running": 100 * run / ena in integer arithmetic (as perf
+ * 6.1 computes it), 100 when run == ena. */
+double stat_pcnt_running(uint64_t run, uint64_t ena);
+
+/* The three back-ends (stat_human.c, stat_csv.c, stat_json.c); each calls
+ * stat_fmt.c only, never another back-end. */
 void stat_human_line(const struct stat_out *o, const struct stat_line *l);
 void stat_csv_line(const struct stat_out *o, const struct stat_line *l);
 void stat_json_line(const struct stat_out *o, const struct stat_line *l);
@@ -94,9 +107,6 @@ void stat_json_line(const struct stat_out *o, const struct stat_line *l);
  * (target is already quoted as perf does, e.g. "'true'", "process id
  * '12'", "'system wide'"), with " (N runs)" when runs > 1. */
 void stat_human_header(FILE *f, const char *target, int runs);
-/* The topology modes' unit name as perf prints it: "S0", "S0-D0",
- * "S0-D0-C1", "N0".  Returns buf. */
-char *stat_aggr_name(char *buf, size_t size, enum stat_aggr a, const struct stat_line *l);
 /* Interval mode: "#           time ..." column heading. */
 void stat_human_interval_header(FILE *f, enum stat_aggr aggr);
 
@@ -117,19 +127,11 @@ void stat_human_footer(FILE *f, const struct stat_footer *ft);
  * result:" heading, prec decimals. */
 void stat_human_run_table(FILE *f, const double *run_s, int runs, double avg, int prec);
 
-/* perf's "pcnt-running": 100 * run / ena in integer arithmetic (as perf
- * 6.1 computes it), 100 when run == ena. */
-double stat_pcnt_running(uint64_t run, uint64_t ena);
-
 /* A counter's value as perf 6.1 prints it: with scale (the default),
  * val * ena / run truncated to a whole number when run < ena (perf's
  * perf_counts_values__scale), val otherwise; STAT_VAL_NOT_COUNTED when run
  * is 0 (*v then 0 with scale, val without), else STAT_VAL_OK.  Pure. */
 enum stat_val stat_scale_count(uint64_t val, uint64_t ena, uint64_t run, bool scale, double *v);
-
-/* Thousands grouping: format v with "%.0f"/"%.2f" and the locale's
- * separators when group is set.  Returns buf. */
-char *stat_format_count(char *buf, size_t size, double v, bool fractional, bool group);
 
 /* ---- topology units (stat_aggr.c) ---- */
 

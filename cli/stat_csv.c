@@ -7,13 +7,6 @@
 
 #include "stat.h"
 
-/* perf's percentage here is integer arithmetic on u64 (100 * run / ena),
- * printed with "%.2f": keep that, so the columns match perf's. */
-double stat_pcnt_running(uint64_t run, uint64_t ena)
-{
-	return run != ena && ena ? (double)(100 * run / ena) : 100.0;
-}
-
 void stat_csv_line(const struct stat_out *o, const struct stat_line *l)
 {
 	FILE *f = o->f;

@@ -13,17 +13,6 @@
 #define EVNAME_LEN_BAD 25
 #define METRIC_LEN 35
 
-char *stat_format_count(char *buf, size_t size, double v, bool fractional, bool group)
-{
-	/* "%'" groups with the LC_NUMERIC separator (none in "C"); the
-	 * caller sets the locale only when it has one. */
-	if (group)
-		snprintf(buf, size, fractional ? "%'.2f" : "%'.0f", v);
-	else
-		snprintf(buf, size, fractional ? "%.2f" : "%.0f", v);
-	return buf;
-}
-
 static void human_prefix(const struct stat_out *o, const struct stat_line *l)
 {
 	if (o->interval)
@@ -51,28 +40,6 @@ static void human_prefix(const struct stat_out *o, const struct stat_line *l)
 			break;
 		}
 	}
-}
-
-char *stat_aggr_name(char *buf, size_t size, enum stat_aggr a, const struct stat_line *l)
-{
-	switch (a) {
-	case STAT_AGGR_SOCKET:
-		snprintf(buf, size, "S%d", l->socket);
-		break;
-	case STAT_AGGR_DIE:
-		snprintf(buf, size, "S%d-D%d", l->socket, l->die);
-		break;
-	case STAT_AGGR_CORE:
-		snprintf(buf, size, "S%d-D%d-C%d", l->socket, l->die, l->core);
-		break;
-	case STAT_AGGR_NODE:
-		snprintf(buf, size, "N%d", l->node);
-		break;
-	default:
-		snprintf(buf, size, "%s", "");
-		break;
-	}
-	return buf;
 }
 
 static void human_metric(FILE *f, const struct stat_metric *m)
@@ -194,19 +161,4 @@ void stat_human_footer(FILE *f, const struct stat_footer *ft)
 			fprintf(f, "  ( +-%6.2f%% )", pct);
 	}
 	fputs("\n\n", f);
-}
-
-void stat_print_line(const struct stat_out *o, const struct stat_line *l)
-{
-	switch (o->kind) {
-	case STAT_OUT_CSV:
-		stat_csv_line(o, l);
-		break;
-	case STAT_OUT_JSON:
-		stat_json_line(o, l);
-		break;
-	default:
-		stat_human_line(o, l);
-		break;
-	}
 }

@@ -7,6 +7,8 @@
 #include "../../cli/stat_human.c"
 #include "../../cli/stat_csv.c"
 #include "../../cli/stat_json.c"
+#include "../../cli/stat_fmt.c"
+#include "../../cli/stat_print.c"
 #include "../../cli/stat_metric.c"
 #include "../../cli/stat_stats.c"
 
