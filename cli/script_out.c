@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "script.h"
+#include "script_out.h"
 
 #define OB_CAP (1u << 20)
 
