@@ -4,7 +4,6 @@
  * perf_event_open, perf_event_alloc, the PMU's event_init, the context and
  * group checks), so the first match is the field the kernel refused. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -83,38 +82,6 @@ static const char *const kind_names[PEV_EXPLAIN__COUNT] = {
 PEV_EXPORT const char *pev_explain_kind_name(enum pev_explain_kind kind)
 {
 	return (unsigned)kind < PEV_EXPLAIN__COUNT ? kind_names[kind] : NULL;
-}
-
-void pev__xp_set(struct pev__xp *x, enum pev_explain_kind kind, const char *fmt, ...)
-{
-	va_list ap;
-
-	x->out->kind = kind;
-	va_start(ap, fmt);
-	vsnprintf(x->out->reason, sizeof(x->out->reason), fmt, ap);
-	va_end(ap);
-	x->out->remedy[0] = '\0';
-}
-
-void pev__xp_remedy(struct pev__xp *x, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(x->out->remedy, sizeof(x->out->remedy), fmt, ap);
-	va_end(ap);
-}
-
-void pev__xp_remedy_add(struct pev__xp *x, const char *fmt, ...)
-{
-	size_t n = strlen(x->out->remedy);
-	va_list ap;
-
-	if (n + 1 >= sizeof(x->out->remedy))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(x->out->remedy + n, sizeof(x->out->remedy) - n, fmt, ap);
-	va_end(ap);
 }
 
 /* ---- E2BIG ---- */
@@ -209,15 +176,6 @@ static void explain_e2big(struct pev__xp *x)
 }
 
 /* ---- EACCES / EPERM ---- */
-
-bool pev__explain_kernel_address(uint64_t addr)
-{
-#if defined(__x86_64__) || defined(__aarch64__)
-	return addr >= 0xffff800000000000ULL;
-#else
-	return addr >= 0xc0000000ULL;
-#endif
-}
 
 static void paranoid_now(struct pev__xp *x, char *buf, size_t size)
 {

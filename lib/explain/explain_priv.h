@@ -16,7 +16,8 @@ struct pev__xp {
 	struct pev_explanation *out;
 };
 
-/* Set the kind and the reason / remedy text (printf-style). */
+/* explain_xp.c, under every explainer: set the kind and the reason /
+ * remedy text (printf-style). */
 void pev__xp_set(struct pev__xp *x, enum pev_explain_kind kind,
 		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void pev__xp_remedy(struct pev__xp *x, const char *fmt, ...)
@@ -24,6 +25,8 @@ void pev__xp_remedy(struct pev__xp *x, const char *fmt, ...)
 /* Append to the remedy. */
 void pev__xp_remedy_add(struct pev__xp *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* True for an address in the kernel half of the address space. */
+bool pev__explain_kernel_address(uint64_t addr);
 
 /* Per-errno explainers (explain_einval.c). */
 void pev__explain_einval(struct pev__xp *x);
@@ -31,8 +34,6 @@ void pev__explain_noent(struct pev__xp *x, int err);	/* ENOENT, ENODEV, EOPNOTSU
 /* CPU number checks shared by EINVAL and ENODEV; true when one matched. */
 bool pev__explain_bad_cpu(struct pev__xp *x);
 
-/* True for an address in the kernel half of the address space. */
-bool pev__explain_kernel_address(uint64_t addr);
 
 /* explain_env.c: a seccomp filter or security module refusing every open
  * (true when it set the explanation); whether exclude bits matter. */
