@@ -71,7 +71,7 @@ void pev__feat_sys_release(struct pev_data_features *f);
 void pev__feat_sys_clear(struct pev_data_features *f, unsigned feat);
 
 
-/* ---- the reader, shared by data_read.c and data_iter.c */
+/* ---- the reader, shared by data_read.c, data_iter.c and data_meta.c */
 
 /* A buffer of decompressed records, alive while records in it are queued
  * or handed out. */
