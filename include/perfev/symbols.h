@@ -181,7 +181,8 @@ struct pev_addr_loc {
 /* Resolves ip for process pid.  cpumode is the PERF_RECORD_MISC_CPUMODE
  * of the sample, or the callchain context turned into one
  * (PERF_RECORD_MISC_KERNEL / _USER ...); kernel-space addresses are looked
- * up in the kernel maps whatever the mode.  Fills *out and returns 0, or
+ * up in the kernel maps unless the mode is _USER (as perf: a kernel-space
+ * value in a user call chain resolves to nothing).  Fills *out and returns 0, or
  * -ENOENT when no map holds ip (out->dso NULL, out->map_ip = ip).  Results
  * are cached per (process, ip). */
 PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,
