@@ -91,7 +91,8 @@ struct pev_dso_cache;
 
 struct pev_dso_cache_opts {
 	size_t size;		/* sizeof(struct pev_dso_cache_opts) */
-	/* Where perf's build-id cache is ($HOME/.debug when NULL; "" turns
+	/* Where perf's build-id cache is ($PERF_BUILDID_DIR, else
+	 * $HOME/.debug when NULL; "" turns
 	 * it off). */
 	const char *buildid_dir;
 	/* Kernel symbols: a kallsyms file to use (NULL: the cached one for
@@ -133,6 +134,16 @@ PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *dso,
 					    uint64_t offset);
 /* Where the symbols came from (a path), or NULL when none were loaded. */
 PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso);
+
+/* Adds a file to perf's build-id cache in perf 6.1's layout: a copy (hard
+ * link when it can) as <dir>/<path>/<build id>/elf, or /proc/kallsyms as
+ * <dir>/[kernel.kallsyms]/<build id>/kallsyms for path
+ * "[kernel.kallsyms]", and the link <dir>/.build-id/xx/<rest> to that
+ * directory; what is already there is kept.  dir NULL: $PERF_BUILDID_DIR,
+ * else $HOME/.debug.  0, -EINVAL (not an absolute path, bad id), -ENOENT
+ * (no HOME), or the -errno of the mkdir, copy or symlink that failed. */
+PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
+				     const uint8_t *id, size_t size);
 
 /* --------------------------------------------------------------- machine */
 

@@ -59,7 +59,7 @@ PEV_EXPORT struct pev_dso_cache *
 pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 {
 	struct pev_dso_cache *c = calloc(1, sizeof(*c));
-	const char *dir = NULL, *home;
+	const char *dir = NULL;
 	char buf[4096];
 
 	if (!c)
@@ -73,10 +73,8 @@ pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, no_debug_files) +
 	    sizeof(opts->no_debug_files))
 		c->no_debug_files = opts->no_debug_files;
-	if (!dir && (home = getenv("HOME")) && *home) {
-		snprintf(buf, sizeof(buf), "%s/.debug", home);
+	if (!dir && pev__buildid_dir(buf, sizeof(buf)) == 0)
 		dir = buf;
-	}
 	if (dir && *dir && !(c->buildid_dir = strdup(dir)))
 		goto nomem;
 	return c;
