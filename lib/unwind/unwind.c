@@ -54,6 +54,7 @@ struct unwind_state {
 	struct space *sp;
 	uint16_t e_machine;
 	uint64_t stack_start;
+	bool read_failed;	/* a memory read failed in this sample */
 	/* The frames found: pc and DWARF activation flag. */
 	uint64_t *pcs;
 	bool *act;
@@ -191,8 +192,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return false;
 	/* As perf's libunwind reader: the last word of the dump is read
 	 * from the DSO instead (its bound is inclusive). */
-	if (addr < start || addr + sizeof(*result) >= end)
-		return read_dso(u, addr, result);
+	if (addr < start || addr + sizeof(*result) >= end) {
+		if (read_dso(u, addr, result))
+			return true;
+		u->read_failed = true;
+		return false;
+	}
 	memcpy(result, (const char *)st->data + (addr - start), sizeof(*result));
 	return true;
 }
@@ -256,6 +261,36 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* True when the CFI of pc says its caller is unknown (the outermost
+ * frame: _start, clone), where the unwinding ends as it should. */
+static bool ra_undefined(struct space *s, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi[2];
+	Dwarf_Frame *fr;
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+
+	if (!mod)
+		return false;
+	cfi[0] = dwfl_module_eh_cfi(mod, &bias);
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Addr b = bias;
+
+		if (i == 1)
+			cfi[1] = dwfl_module_dwarf_cfi(mod, &b);
+		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], pc - b, &fr) != 0)
+			continue;
+		int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
+		int r = dwarf_frame_register(fr, ra, ops_mem, &ops, &nops);
+
+		free(fr);
+		return r == 0 && nops == 0 && ops == ops_mem;
+	}
+	return false;
+}
+
 /* Unwinds into u->pcs; 0, -2 when the process's maps changed under its
  * Dwfl, -1 when nothing could be done. */
 static int unwind_once(struct unwind_state *u, uint64_t ip)
@@ -277,7 +312,17 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		s->attached = true;
 	}
 	u->n = 0;
+	u->read_failed = false;
 	dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	if (u->read_failed && u->n && u->n < u->max &&
+	    !ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
+		/* perf's libunwind, when the stack dump ends before the
+		 * CFI does, takes one more frame whose return address reads
+		 * as 0 (printed as 0 - 1). */
+		u->pcs[u->n] = 0;
+		u->act[u->n] = false;
+		u->n++;
+	}
 	for (size_t i = 1; i < u->n; i++)	/* a step into other maps */
 		if (report_module(u, u->pcs[i]) == -2)
 			return -2;
@@ -337,12 +382,12 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t pc = u->pcs[i];
 
-		if (!pc)
-			continue;
 		/* libunwind (perf) leaves the pc of a signal frame as it is;
 		 * libdw marks the frame after one as an activation. */
 		if (i > 0 && !(i + 1 < u->n && u->act[i + 1]))
 			pc--;
+		if (!pc)
+			continue;
 		int e = chain_add_ip(c, smp->pid, pc, PERF_RECORD_MISC_USER, true);
 
 		if (e < 0)
