@@ -3,7 +3,8 @@
  * Three layers:
  *   - a symbol table (struct pev_symtab): sorted [start, end) ranges with
  *     names, filled from an ELF file's .symtab/.dynsym (libelf), from
- *     /proc/kallsyms text, or by hand; looked up by binary search;
+ *     /proc/kallsyms text, or by hand; looked up in the red-black tree
+ *     perf 6.1 would build from the same symbols;
  *   - a DSO cache (struct pev_dso_cache): one struct pev_dso per path (and
  *     build id), whose symbols are loaded on first use, preferring a debug
  *     file (/usr/lib/debug/.build-id, .gnu_debuglink, perf's ~/.debug
@@ -13,8 +14,9 @@
  *     COMM, FORK and EXIT records, and the kernel's maps; it resolves
  *     (pid, ip, cpumode) to map, DSO, symbol and offset.
  *
- * Symbols follow perf's rules: only function symbols (STT_FUNC,
- * STT_GNU_IFUNC) from ELF; T/t/W/w/D/d/B/b from kallsyms; of several
+ * Symbols follow perf's rules: functions (STT_FUNC, STT_GNU_IFUNC), data
+ * objects and labels of text/data sections from ELF (.symtab, then
+ * .dynsym, then name@plt stubs); T/t/W/w/D/d/B/b from kallsyms; of several
  * symbols at one address the one perf picks is kept (non-zero size, then
  * non-weak, then global, then fewer leading underscores, then the longer
  * name); a symbol of size 0 ends where the next one starts.
@@ -54,14 +56,15 @@ PEV_EXPORT int pev_symtab_add(struct pev_symtab *st, uint64_t start,
 			      uint64_t size, const char *name,
 			      const char *module, uint8_t binding,
 			      uint8_t type);
-/* Sorts the table, drops duplicates at one address (keeping perf's
- * choice) and gives size-0 symbols the end of the next symbol's start (the
- * last one: the next page boundary after it plus a page, as perf).  Once
- * finished, a table is read-only.  0 or -ENOMEM. */
+/* Builds perf's tree from the symbols in the order they were added: gives
+ * size-0 symbols the next symbol's start as end (the last one: the next
+ * page boundary after it plus a page), then drops duplicates at one
+ * address (keeping perf's choice), as perf does.  Once finished, a table
+ * is read-only and its symbols are in address order.  0 or -ENOMEM. */
 PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st);
 /* The symbol containing addr, or NULL (also before finish).  When
- * symbols overlap, the one that starts last at or before addr and still
- * contains it. */
+ * symbols overlap, the one perf 6.1 finds: the first met walking its tree
+ * down from the root (so the order of pev_symtab_add calls matters). */
 PEV_EXPORT const struct pev_symbol *
 pev_symtab_lookup(const struct pev_symtab *st, uint64_t addr);
 PEV_EXPORT size_t pev_symtab_count(const struct pev_symtab *st);
