@@ -250,6 +250,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return DWARF_CB_ABORT;
+	if (!pc && u->n) {
+		/* A return address of 0 ends libunwind's walk (and perf's). */
+		u->read_failed = false;
+		return DWARF_CB_ABORT;
+	}
 	u->pcs[u->n] = pc;
 	u->act[u->n] = act;
 	u->n++;
