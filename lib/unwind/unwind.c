@@ -16,50 +16,22 @@
  * sampled user IP, every caller at its return address - 1 (unless it is
  * a signal frame), an address 0 skipped; the unwinding stops at max_stack
  * frames or where the CFI or the memory ends, keeping what it found. */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <linux/perf_event.h>
 
 #include <perfev/callchain.h>
 
 #include "unwind/unwind_internal.h"
+#include "unwind/unwind_state.h"
 
-/* perf's default --max-stack; the cap when max_stack is 0 (no limit). */
-#define UNWIND_MAX_FRAMES 1024
-
-struct space {			/* one process's address space */
-	uint32_t pid;
-	Dwfl *dwfl;
-	bool attached;
-};
-
-struct dso_fd {
-	struct pev_dso *dso;
-	int fd;			/* -1: cannot be opened */
-};
-
-struct unwind_state {
-	struct space *spaces;
-	size_t nr_spaces, cap_spaces;
-	struct dso_fd *fds;
-	size_t nr_fds, cap_fds;
-	/* The sample being unwound (for the callbacks). */
-	struct pev_chain *c;
-	const struct pev_sample *smp;
-	struct space *sp;
-	uint16_t e_machine;
-	uint64_t stack_start;
-	bool read_failed;	/* a memory read failed in this sample */
-	/* The frames found: pc and DWARF activation flag. */
-	uint64_t *pcs;
-	bool *act;
-	size_t n, max;
-};
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks dwfl_cbs = {
@@ -116,7 +88,7 @@ static int space_dwfl(struct space *s)
 
 /* Makes sure the DSO mapped at ip is a module of the process's Dwfl.
  * 0, or -1 when no file backs ip. */
-static int report_module(struct unwind_state *u, uint64_t ip)
+int unwind_report_module(struct unwind_state *u, uint64_t ip)
 {
 	struct space *s = u->sp;
 	struct pev_addr_loc loc;
@@ -181,7 +153,7 @@ static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 	return pread(f->fd, out, sizeof(*out), (off_t)off) == (ssize_t)sizeof(*out);
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwind_state *u = arg;
 	const struct pev_stack_user *st = &u->smp->stack_user;
@@ -238,7 +210,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 static const Dwfl_Thread_Callbacks thread_cbs = {
 	.next_thread = next_thread,
 	.get_thread = get_thread,
-	.memory_read = memory_read,
+	.memory_read = unwind_memory_read,
 	.set_initial_registers = set_initial_registers,
 };
 
@@ -261,14 +233,14 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (u->n >= u->max)
 		return DWARF_CB_ABORT;
 	/* The CFI of pc must be known before libdw steps out of it. */
-	if (report_module(u, pc) == -2)
+	if (unwind_report_module(u, pc) == -2)
 		return DWARF_CB_ABORT;
 	return DWARF_CB_OK;
 }
 
 /* True when the CFI of pc says its caller is unknown (the outermost
  * frame: _start, clone), where the unwinding ends as it should. */
-static bool ra_undefined(struct space *s, uint64_t pc)
+bool unwind_ra_undefined(struct space *s, uint64_t pc)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
 	Dwarf_Addr bias;
@@ -305,22 +277,29 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 
 	if (space_dwfl(s) < 0)
 		return -ENOMEM;
-	r = report_module(u, ip);
+	r = unwind_report_module(u, ip);
 	if (r == -2)
 		return r;
-	if (!s->attached) {
-		if (r < 0)	/* attach needs one module's ELF */
-			return -1;
-		if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
-				       &thread_cbs, u))
-			return -1;
-		s->attached = true;
-	}
+	if (r < 0 && !s->attached)	/* attach needs one module's ELF */
+		return -1;
 	u->n = 0;
 	u->read_failed = false;
-	dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	r = u->e_machine == EM_X86_64 ? fast_unwind(u, ip) : FAST_FALLBACK;
+	if (r == -ENOMEM || r == -2)
+		return r;
+	if (r == FAST_FALLBACK) {
+		if (!s->attached) {
+			if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
+					       &thread_cbs, u))
+				return -1;
+			s->attached = true;
+		}
+		u->n = 0;
+		u->read_failed = false;
+		dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	}
 	if (u->read_failed && u->n && u->n < u->max &&
-	    !ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
+	    !unwind_ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
 		/* perf's libunwind, when the stack dump ends before the
 		 * CFI does, takes one more frame whose return address reads
 		 * as 0 (printed as 0 - 1). */
@@ -329,7 +308,7 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		u->n++;
 	}
 	for (size_t i = 1; i < u->n; i++)	/* a step into other maps */
-		if (report_module(u, u->pcs[i]) == -2)
+		if (unwind_report_module(u, u->pcs[i]) == -2)
 			return -2;
 	return 0;
 }
@@ -373,6 +352,7 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 
 	if (r == -2) {
 		space_release(u->sp);
+		rules_clear(u);
 		r = unwind_once(u, ip);
 	}
 	if (r == -ENOMEM)
@@ -414,6 +394,7 @@ void chain_unwind_release(struct pev_chain *c)
 		if (u->fds[i].fd >= 0)
 			close(u->fds[i].fd);
 	free(u->spaces);
+	free(u->rules);
 	free(u->fds);
 	free(u->pcs);
 	free(u->act);
