@@ -46,6 +46,7 @@ static void space_release(struct space *s)
 		dwfl_end(s->dwfl);
 	s->dwfl = NULL;
 	s->attached = false;
+	s->last_lo = s->last_hi = 0;
 }
 
 static struct space *space_get(struct unwind_state *u, uint32_t pid)
@@ -93,6 +94,8 @@ int unwind_report_module(struct unwind_state *u, uint64_t ip)
 	struct space *s = u->sp;
 	struct pev_addr_loc loc;
 
+	if (ip >= s->last_lo && ip < s->last_hi)
+		return 0;
 	if (pev_machine_resolve(u->c->m, s->pid, ip, PERF_RECORD_MISC_USER, &loc) < 0 ||
 	    !loc.dso || loc.kernel)
 		return -1;
@@ -107,13 +110,15 @@ int unwind_report_module(struct unwind_state *u, uint64_t ip)
 		Dwarf_Addr start;
 
 		dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		if (start == base)
-			return 0;
-		return -2;	/* the maps changed: the caller starts again */
+		if (start != base)
+			return -2;	/* the maps changed: the caller starts again */
+	} else {
+		mod = dwfl_report_elf(s->dwfl, path, path, -1, base, false);
+		if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
+			return -1;
 	}
-	mod = dwfl_report_elf(s->dwfl, path, path, -1, base, false);
-	if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
-		return -1;
+	s->last_lo = loc.map_start;
+	s->last_hi = loc.map_end;
 	return 0;
 }
 
@@ -347,6 +352,7 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	if (unwind_user_ip_sp(u->e_machine, &smp->regs_user, &ip, &sp) < 0)
 		return 0;
 	u->stack_start = sp;
+	u->sp->last_lo = u->sp->last_hi = 0;
 	u->n = 0;
 	int r = unwind_once(u, ip);
 

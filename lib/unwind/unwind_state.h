@@ -14,6 +14,8 @@ struct space {			/* one process's address space */
 	uint32_t pid;
 	Dwfl *dwfl;
 	bool attached;
+	/* The map last found reported, within the current sample. */
+	uint64_t last_lo, last_hi;
 };
 
 struct dso_fd {
