@@ -89,7 +89,7 @@ static int space_dwfl(struct space *s)
 
 /* Makes sure the DSO mapped at ip is a module of the process's Dwfl.
  * 0, or -1 when no file backs ip. */
-int unwind_report_module(struct unwind_state *u, uint64_t ip)
+int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 {
 	struct space *s = u->sp;
 	struct pev_addr_loc loc;
@@ -158,7 +158,7 @@ static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 	return pread(f->fd, out, sizeof(*out), (off_t)off) == (ssize_t)sizeof(*out);
 }
 
-bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwind_state *u = arg;
 	const struct pev_stack_user *st = &u->smp->stack_user;
@@ -200,7 +200,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	struct unwind_state *u = arg;
 	Dwarf_Word regs[UNWIND_DWARF_REGS];
 	uint64_t set = 0, pc;
-	int n = unwind_regs_to_dwarf(u->e_machine, &u->smp->regs_user,
+	int n = pev__unwind_regs_to_dwarf(u->e_machine, &u->smp->regs_user,
 				     regs, &set, &pc);
 
 	if (n <= 0)
@@ -215,7 +215,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 static const Dwfl_Thread_Callbacks thread_cbs = {
 	.next_thread = next_thread,
 	.get_thread = get_thread,
-	.memory_read = unwind_memory_read,
+	.memory_read = pev__unwind_memory_read,
 	.set_initial_registers = set_initial_registers,
 };
 
@@ -238,14 +238,14 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (u->n >= u->max)
 		return DWARF_CB_ABORT;
 	/* The CFI of pc must be known before libdw steps out of it. */
-	if (unwind_report_module(u, pc) == -2)
+	if (pev__unwind_report_module(u, pc) == -2)
 		return DWARF_CB_ABORT;
 	return DWARF_CB_OK;
 }
 
 /* True when the CFI of pc says its caller is unknown (the outermost
  * frame: _start, clone), where the unwinding ends as it should. */
-bool unwind_ra_undefined(struct space *s, uint64_t pc)
+bool pev__unwind_ra_undefined(struct space *s, uint64_t pc)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
 	Dwarf_Addr bias;
@@ -282,14 +282,14 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 
 	if (space_dwfl(s) < 0)
 		return -ENOMEM;
-	r = unwind_report_module(u, ip);
+	r = pev__unwind_report_module(u, ip);
 	if (r == -2)
 		return r;
 	if (r < 0 && !s->attached)	/* attach needs one module's ELF */
 		return -1;
 	u->n = 0;
 	u->read_failed = false;
-	r = u->e_machine == EM_X86_64 ? fast_unwind(u, ip) : FAST_FALLBACK;
+	r = u->e_machine == EM_X86_64 ? pev__fast_unwind(u, ip) : FAST_FALLBACK;
 	if (r == -ENOMEM || r == -2)
 		return r;
 	if (r == FAST_FALLBACK) {
@@ -304,7 +304,7 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
 	}
 	if (u->read_failed && u->n && u->n < u->max &&
-	    !unwind_ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
+	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
 		/* perf's libunwind, when the stack dump ends before the
 		 * CFI does, takes one more frame whose return address reads
 		 * as 0 (printed as 0 - 1). */
@@ -313,12 +313,12 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		u->n++;
 	}
 	for (size_t i = 1; i < u->n; i++)	/* a step into other maps */
-		if (unwind_report_module(u, u->pcs[i]) == -2)
+		if (pev__unwind_report_module(u, u->pcs[i]) == -2)
 			return -2;
 	return 0;
 }
 
-int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
+int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 {
 	struct unwind_state *u = c->uw;
 	uint64_t ip, sp;
@@ -348,8 +348,8 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	u->sp = space_get(u, smp->pid);
 	if (!u->sp)
 		return -ENOMEM;
-	u->e_machine = c->opts.e_machine ? c->opts.e_machine : unwind_host_machine();
-	if (unwind_user_ip_sp(u->e_machine, &smp->regs_user, &ip, &sp) < 0)
+	u->e_machine = c->opts.e_machine ? c->opts.e_machine : pev__unwind_host_machine();
+	if (pev__unwind_user_ip_sp(u->e_machine, &smp->regs_user, &ip, &sp) < 0)
 		return 0;
 	u->stack_start = sp;
 	u->sp->last_lo = u->sp->last_hi = 0;
@@ -358,7 +358,7 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 
 	if (r == -2) {
 		space_release(u->sp);
-		rules_clear(u);
+		pev__rules_clear(u);
 		r = unwind_once(u, ip);
 	}
 	if (r == -ENOMEM)
@@ -379,7 +379,7 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 			pc--;
 		if (!pc)
 			continue;
-		int e = chain_add_ip(c, smp->pid, pc, PERF_RECORD_MISC_USER, true);
+		int e = pev__chain_add_ip(c, smp->pid, pc, PERF_RECORD_MISC_USER, true);
 
 		if (e < 0)
 			return e;
@@ -387,11 +387,11 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	return 0;
 }
 
-void chain_unwind_release(struct pev_chain *c)
+void pev__chain_unwind_release(struct pev_chain *c)
 {
 	struct unwind_state *u = c->uw;
 
-	chain_inline_release(c);
+	pev__chain_inline_release(c);
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->nr_spaces; i++)

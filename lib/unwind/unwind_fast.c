@@ -8,7 +8,7 @@
  * them as libdwfl's handle_cfi does:
  *  - the CFA is a register + offset (DW_OP_bregx), read from the frame;
  *  - each of the 17 DWARF registers is undefined, the same value, saved
- *    at CFA + n (read through unwind_memory_read, so failed reads count
+ *    at CFA + n (read through pev__unwind_memory_read, so failed reads count
  *    as in libdwfl's walk), the value CFA + n, or another register;
  *    a register whose rule fails stays unset;
  *  - the caller's pc is the return address column: undefined or 0 ends
@@ -41,7 +41,7 @@ struct cfi_rule {
 	int64_t arg[NREGS];		/* offset, or register number */
 };
 
-void rules_clear(struct unwind_state *u)
+void pev__rules_clear(struct unwind_state *u)
 {
 	if (u->rules)
 		memset(u->rules, 0, u->rules_size * sizeof(*u->rules));
@@ -164,12 +164,12 @@ static const struct cfi_rule *rule_get(struct unwind_state *u, Dwfl_Module *mod,
 	return r;
 }
 
-int fast_unwind(struct unwind_state *u, uint64_t ip)
+int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 {
 	uint64_t regs[UNWIND_DWARF_REGS], nregs_v[NREGS], set, pc;
 	struct space *s = u->sp;
 
-	if (unwind_regs_to_dwarf(EM_X86_64, &u->smp->regs_user, regs, &set, &pc) != NREGS)
+	if (pev__unwind_regs_to_dwarf(EM_X86_64, &u->smp->regs_user, regs, &set, &pc) != NREGS)
 		return FAST_FALLBACK;
 	pc = ip;
 	u->n = 0;
@@ -179,7 +179,7 @@ int fast_unwind(struct unwind_state *u, uint64_t ip)
 		u->n++;
 		if (u->n >= u->max)
 			return 0;
-		int r = unwind_report_module(u, pc);
+		int r = pev__unwind_report_module(u, pc);
 
 		if (r == -2)
 			return r;
@@ -214,7 +214,7 @@ int fast_unwind(struct unwind_state *u, uint64_t ip)
 				}
 				break;
 			case R_LOC:
-				if (cfa_ok && unwind_memory_read(s->dwfl, cfa + (uint64_t)a, &w, u)) {
+				if (cfa_ok && pev__unwind_memory_read(s->dwfl, cfa + (uint64_t)a, &w, u)) {
 					nregs_v[i] = w;
 					nset |= 1ull << i;
 				}

@@ -49,19 +49,19 @@ struct cfi_rule;
 /* Makes sure the DSO mapped at ip is a module of the process's Dwfl:
  * 0, -1 when no file backs ip, -2 when a module sits at another base
  * (the process's maps changed). */
-int unwind_report_module(struct unwind_state *u, uint64_t ip);
+int pev__unwind_report_module(struct unwind_state *u, uint64_t ip);
 /* libdwfl's memory_read callback: the stack dump, else the DSO file; a
  * failure sets u->read_failed. */
-bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
+bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
 /* True when the CFI of pc says its caller is unknown (_start, clone). */
-bool unwind_ra_undefined(struct space *s, uint64_t pc);
+bool pev__unwind_ra_undefined(struct space *s, uint64_t pc);
 
 /* unwind_fast.c: the walk of the sample in u from ip into u->pcs and
  * u->act, as libdwfl's unwinder would do it (x86-64): 0, -2 (the maps
  * changed), -ENOMEM, or FAST_FALLBACK when a frame needs what only
  * libdwfl does (CFA expressions, signal frames, no CFI, no module). */
 #define FAST_FALLBACK 1
-int fast_unwind(struct unwind_state *u, uint64_t ip);
-void rules_clear(struct unwind_state *u);
+int pev__fast_unwind(struct unwind_state *u, uint64_t ip);
+void pev__rules_clear(struct unwind_state *u);
 
 #endif

@@ -41,13 +41,13 @@ static void t_arm64(void)
 	const struct pev_regs *r = sample_regs(d, (1ull << 33) - 1);
 	uint64_t out[UNWIND_DWARF_REGS], set, pc, ip, sp;
 
-	CHECK_EQ_INT(unwind_regs_to_dwarf(EM_AARCH64, r, out, &set, &pc), 32);
+	CHECK_EQ_INT(pev__unwind_regs_to_dwarf(EM_AARCH64, r, out, &set, &pc), 32);
 	CHECK_EQ_U64(set, 0xffffffffull);
 	for (int i = 0; i <= 30; i++)
 		CHECK_EQ_U64(out[i], 0x1000 + (uint64_t)i);	/* x0..x30 */
 	CHECK_EQ_U64(out[31], 0x1000 + 31);			/* sp */
 	CHECK_EQ_U64(pc, 0x1000 + 32);
-	CHECK_OK(unwind_user_ip_sp(EM_AARCH64, r, &ip, &sp));
+	CHECK_OK(pev__unwind_user_ip_sp(EM_AARCH64, r, &ip, &sp));
 	CHECK_EQ_U64(ip, 0x1000 + 32);
 	CHECK_EQ_U64(sp, 0x1000 + 31);
 	pev_decoder_free(d);
@@ -55,7 +55,7 @@ static void t_arm64(void)
 	/* Only x29 (fp), x30 (lr), sp and pc sampled. */
 	d = pev_decoder_new();
 	r = sample_regs(d, (1ull << 29) | (1ull << 30) | (1ull << 31) | (1ull << 32));
-	CHECK_EQ_INT(unwind_regs_to_dwarf(EM_AARCH64, r, out, &set, &pc), 32);
+	CHECK_EQ_INT(pev__unwind_regs_to_dwarf(EM_AARCH64, r, out, &set, &pc), 32);
 	CHECK_EQ_U64(set, (1ull << 29) | (1ull << 30) | (1ull << 31));
 	CHECK_EQ_U64(out[29], 0x1000 + 29);
 	CHECK_EQ_U64(out[30], 0x1000 + 30);
@@ -65,8 +65,8 @@ static void t_arm64(void)
 	/* No pc: nothing to start from. */
 	d = pev_decoder_new();
 	r = sample_regs(d, (1ull << 31) - 1);
-	CHECK_EQ_INT(unwind_regs_to_dwarf(EM_AARCH64, r, out, &set, &pc), -EINVAL);
-	CHECK_EQ_INT(unwind_user_ip_sp(EM_AARCH64, r, &ip, &sp), -ENOENT);
+	CHECK_EQ_INT(pev__unwind_regs_to_dwarf(EM_AARCH64, r, out, &set, &pc), -EINVAL);
+	CHECK_EQ_INT(pev__unwind_user_ip_sp(EM_AARCH64, r, &ip, &sp), -ENOENT);
 	pev_decoder_free(d);
 }
 
@@ -83,12 +83,12 @@ static void t_x86_64(void)
 	const struct pev_regs *r = sample_regs(d, 0xff0fff);
 	uint64_t out[UNWIND_DWARF_REGS], set, pc, ip, sp;
 
-	CHECK_EQ_INT(unwind_regs_to_dwarf(EM_X86_64, r, out, &set, &pc), 17);
+	CHECK_EQ_INT(pev__unwind_regs_to_dwarf(EM_X86_64, r, out, &set, &pc), 17);
 	CHECK_EQ_U64(set, (1ull << 17) - 1);
 	for (int i = 0; i < 17; i++)
 		CHECK_EQ_U64(out[i], 0x1000 + (uint64_t)want[i]);
 	CHECK_EQ_U64(pc, 0x1000 + 8);
-	CHECK_OK(unwind_user_ip_sp(EM_X86_64, r, &ip, &sp));
+	CHECK_OK(pev__unwind_user_ip_sp(EM_X86_64, r, &ip, &sp));
 	CHECK_EQ_U64(ip, 0x1008);
 	CHECK_EQ_U64(sp, 0x1007);
 	pev_decoder_free(d);
@@ -101,6 +101,6 @@ int main(void)
 
 	t_arm64();
 	t_x86_64();
-	CHECK_EQ_INT(unwind_regs_to_dwarf(EM_RISCV, &none, out, &set, &pc), -EINVAL);
+	CHECK_EQ_INT(pev__unwind_regs_to_dwarf(EM_RISCV, &none, out, &set, &pc), -EINVAL);
 	return t_done();
 }
