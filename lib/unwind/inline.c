@@ -210,7 +210,7 @@ static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 	return r;
 }
 
-int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
+int pev__chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 		      uint64_t ip, uint8_t cpumode, bool unwound)
 {
 	struct inline_state *in = c->in;
@@ -254,7 +254,7 @@ int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 		return 0;
 	for (uint32_t i = 0; i < e->nr; i++) {
 		const char *name = in->names[e->first + i];
-		struct pev_frame *fr = chain_push(c);
+		struct pev_frame *fr = pev__chain_push(c);
 
 		if (!fr)
 			return -ENOMEM;
@@ -267,7 +267,7 @@ int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 	return 1;
 }
 
-void chain_inline_release(struct pev_chain *c)
+void pev__chain_inline_release(struct pev_chain *c)
 {
 	struct inline_state *in = c->in;
 
