@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <perfev/data.h>
+#include <perfev/jit.h>
 #include <perfev/symbols.h>
 #include "symbol/symbols_internal.h"
 
@@ -448,6 +449,12 @@ PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)
 			d->symtab = (struct pev_symtab *)pev_dso_symtab(k);
 	} else if (d->vdso) {
 		load_vdso(d);
+	} else if (pev_perfmap_is_name(d->name)) {
+		/* A JIT's symbols, read at every run as perf does (jitmap.c). */
+		d->symtab = pev_perfmap_load(d->name);
+		d->owns_symtab = d->symtab != NULL;
+		if (d->symtab)
+			d->source = strdup(d->name);
 	} else if (d->name[0] == '/') {
 		load_user(d);
 	}
