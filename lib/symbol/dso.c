@@ -12,6 +12,7 @@
 #include <perfev/jit.h>
 #include <perfev/symbols.h>
 #include "symbol/symbols_internal.h"
+#include "symbol/debuginfod.h"
 
 #define DSO_BUCKETS 256
 
@@ -44,6 +45,8 @@ struct pev_dso_cache {
 	char *kallsyms;
 	bool no_debug_files;
 	struct pev_dso *kernel;
+	struct pev__debuginfod *debuginfod;	/* NULL: none asked */
+	bool debuginfod_tried;
 };
 
 static unsigned hash_str(const char *s)
@@ -112,6 +115,7 @@ PEV_EXPORT void pev_dso_cache_free(struct pev_dso_cache *c)
 		n = b->next;
 		free(b);
 	}
+	pev__debuginfod_free(c->debuginfod);
 	free(c->buildid_dir);
 	free(c->kallsyms);
 	free(c);
@@ -282,6 +286,22 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	return true;
 }
 
+/* The debuginfo (or the executable) of d's build id from a debuginfod
+ * server, into p; false when none is configured or has it. */
+static bool debuginfod_file(struct pev_dso *d, bool executable, char *p, size_t n)
+{
+	struct pev_dso_cache *c = d->cache;
+
+	if (c->no_debug_files || !d->bid_size)
+		return false;
+	if (!c->debuginfod_tried) {
+		c->debuginfod_tried = true;
+		c->debuginfod = pev__debuginfod_new();
+	}
+	return pev__debuginfod_find(c->debuginfod, d->bid, d->bid_size, executable,
+				    p, n) == 0;
+}
+
 static void load_user(struct pev_dso *d)
 {
 	struct pev_dso_cache *c = d->cache;
@@ -341,14 +361,20 @@ static void load_user(struct pev_dso *d)
 				return;
 		}
 	}
+	/* Last of the debug files: a debuginfod server (DEBUGINFOD_URLS). */
+	if (debuginfod_file(d, false, p, sizeof(p)) && try_file(d, p, false, rt))
+		return;
 	if (own_ok && try_file(d, path, true, path))
 		return;
 	/* The recorded file is gone or was replaced: perf's build-id cache
 	 * keeps a copy of it. */
 	if (c->buildid_dir && bidhex[0]) {
 		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-		try_file(d, p, true, rt);
+		if (try_file(d, p, true, rt))
+			return;
 	}
+	if (!own_ok && debuginfod_file(d, true, p, sizeof(p)))
+		try_file(d, p, true, NULL);
 }
 
 /* The vDSO: perf's cached copy for the recorded build id, else this
