@@ -20,6 +20,7 @@ static int cmd_version(int argc, char **argv)
 /* One line per command; keep it sorted the way `perfev --help` lists it. */
 static const struct cmd commands[] = {
 	{ "buildid-list", cmd_buildid_list, "list the build ids a perf.data file names" },
+	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "record", cmd_record, "sample a command or targets into perf.data" },
 	{ "script", cmd_script, "print the records of a perf.data file" },
