@@ -19,6 +19,7 @@ static int cmd_version(int argc, char **argv)
 
 /* One line per command; keep it sorted the way `perfev --help` lists it. */
 static const struct cmd commands[] = {
+	{ "archive", cmd_archive, "pack the build-id cache files a recording needs" },
 	{ "buildid-list", cmd_buildid_list, "list the build ids a perf.data file names" },
 	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
 	{ "list", cmd_list, "list the events this machine offers" },

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <perfev/data.h>
@@ -286,6 +287,26 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	return true;
 }
 
+/* A file of the build-id cache entry for bidhex: perf 6.1's link
+ * .build-id/xx/rest is a directory holding `elf`, `debug`, `kallsyms`...
+ * (`perfev archive` files unpack into it); older perfs made it the file
+ * itself. */
+static bool cache_file(struct pev_dso_cache *c, const char *bidhex, const char *what,
+		       char *p, size_t n)
+{
+	struct stat st;
+
+	snprintf(p, n, "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
+	if (stat(p, &st) < 0)
+		return false;
+	if (!S_ISDIR(st.st_mode))
+		return !strcmp(what, "elf");
+	size_t l = strlen(p);
+
+	snprintf(p + l, n - l, "/%s", what);
+	return true;
+}
+
 /* The debuginfo (or the executable) of d's build id from a debuginfod
  * server, into p; false when none is configured or has it. */
 static bool debuginfod_file(struct pev_dso *d, bool executable, char *p, size_t n)
@@ -343,8 +364,9 @@ static void load_user(struct pev_dso *d)
 			return;
 	}
 	if (c->buildid_dir && bidhex[0]) {
-		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-		if (try_file(d, p, false, rt))
+		if (cache_file(c, bidhex, "debug", p, sizeof(p)) && try_file(d, p, false, rt))
+			return;
+		if (cache_file(c, bidhex, "elf", p, sizeof(p)) && try_file(d, p, false, rt))
 			return;
 	}
 	if (!c->no_debug_files) {
@@ -368,11 +390,9 @@ static void load_user(struct pev_dso *d)
 		return;
 	/* The recorded file is gone or was replaced: perf's build-id cache
 	 * keeps a copy of it. */
-	if (c->buildid_dir && bidhex[0]) {
-		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-		if (try_file(d, p, true, rt))
-			return;
-	}
+	if (c->buildid_dir && bidhex[0] && cache_file(c, bidhex, "elf", p, sizeof(p)) &&
+	    try_file(d, p, true, rt))
+		return;
 	if (!own_ok && debuginfod_file(d, true, p, sizeof(p)))
 		try_file(d, p, true, NULL);
 }
