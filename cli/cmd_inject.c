@@ -214,6 +214,20 @@ static int copy_features(struct inject *j)
 	return 0;
 }
 
+/* perf's jit_validate_events: every event timed by CLOCK_MONOTONIC. */
+static bool monotonic(const struct inject *j)
+{
+	const struct pev_decoder *dec = pev_data_decoder(j->in);
+
+	for (size_t i = 0; i < pev_decoder_nr_attrs(dec); i++) {
+		const struct perf_event_attr *a = pev_decoder_attr(dec, i);
+
+		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
+			return false;
+	}
+	return true;
+}
+
 static int run(struct inject *j, int fd, int argc, char **argv)
 {
 	const struct pev_decoder *dec = pev_data_decoder(j->in);
@@ -250,6 +264,12 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 			if (is_jitdump(fn, pid)) {
 				if (pid_done(j, pid))
 					continue;
+				if (!monotonic(j)) {
+					cli_error("'%s' was not recorded with CLOCK_MONOTONIC times, "
+						  "which the jitdump's are; record with 'perfev record -k mono' "
+						  "(or perf record -k 1)", j->input);
+					return -EBADMSG;
+				}
 				int e = inject_dump(j, fn);
 
 				if (e < 0) {

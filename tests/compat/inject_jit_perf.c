@@ -87,6 +87,16 @@ int main(void)
 	compare("perf script on perfev's file", "pev-perf.txt", "perf.txt", 50);
 	compare("perfev script on perfev's file", "pev-pev.txt", "pev-perf.txt", 50);
 	CHECK_MSG(!t_sh("cmp -s %s/perf.bid %s/pev.bid", dir, dir), "the DSO lists of the two files differ");
+	/* Without -k mono both refuse (the dump's times could not be
+	 * matched with the samples'). */
+	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 120 %s record -q -e task-clock -o nok.data "
+			  "-- node --perf-prof -e 'let s = 0; for (let i = 0; i < 1e6; i++) s += i;' > /dev/null 2>&1",
+			  dir, dir, PERF), 0);
+	CHECK_MSG(t_sh("cd %s && HOME=%s %s inject --jit -i nok.data -o nok.perf > /dev/null 2>&1", dir, dir, PERF) != 0,
+		  "perf inject accepted a recording without -k mono");
+	CHECK_EQ_INT(t_sh("cd %s && %s inject --jit -i nok.data -o nok.pev > /dev/null 2> nok.err", dir, perfev), 1);
+	CHECK_EQ_INT(t_sh("grep -q -- '-k mono' %s/nok.err", dir), 0);
+	CHECK_MSG(t_sh("test -e %s/nok.pev", dir) != 0, "a failed inject left its output");
 	/* Usage. */
 	CHECK_EQ_INT(t_sh("cd %s && %s inject -i jit.data -o x.data > /dev/null 2>&1", dir, perfev), 2);
 	CHECK_EQ_INT(t_sh("cd %s && %s inject --jit -i jit.data > /dev/null 2>&1", dir, perfev), 2);
