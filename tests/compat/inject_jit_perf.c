@@ -1,6 +1,7 @@
-/* perfev inject --jit against perf inject --jit 6.1: node --perf-prof
- * (which writes a jitdump and maps it as perf's marker) is recorded by
- * perf with -k mono; perf inject --jit makes one file, perfev inject --jit
+/* perfev inject --jit against perf inject --jit 6.1: a small JIT built
+ * here (tests/helpers/jit_dump.c: two functions, one of them moved by a
+ * JIT_CODE_MOVE) and node --perf-prof (each writes a jitdump and maps it
+ * as perf's marker) are recorded by perf with -k mono; perf inject --jit makes one file, perfev inject --jit
  * another (each writes jitted-PID-N.so files next to the dump, so perf's
  * output is printed before perfev's files replace them).  perf script
  * reads both, and every JIT frame (jitted-*.so) is the same line, the
@@ -32,6 +33,15 @@ static char *lines_with(const char *file, const char *needle, size_t *total)
 	return out;
 }
 
+static char *slurp_rel(const char *name)
+{
+	char p[256];
+	size_t len;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return t_slurp(p, &len);
+}
+
 static void compare(const char *what, const char *fa, const char *fb, size_t min)
 {
 	char pa[128], pb[128];
@@ -60,17 +70,43 @@ static void compare(const char *what, const char *fa, const char *fb, size_t min
 	free(b);
 }
 
+static void test_helper(void)
+{
+	const char *bd = getenv("PERFEV_BUILD");
+	char build[4096];
+
+	if (!realpath(bd ? bd : "build", build))
+		T_FATAL("build dir missing");
+	CHECK_EQ_INT(t_sh("mkdir -p %s/c && cd %s/c && HOME=%s timeout -k 2 60 %s record -q -k mono -e task-clock "
+			  "-o d.data -- %s/tests/helpers/jit_dump 400 > /dev/null 2>&1", dir, dir, dir, PERF, build), 0);
+	CHECK_EQ_INT(t_sh("cd %s/c && HOME=%s %s inject --jit -i d.data -o perf.inj > /dev/null 2>&1 && "
+			  "HOME=%s %s script -i perf.inj > ../c-perf.txt 2>/dev/null", dir, dir, PERF, dir, PERF), 0);
+	CHECK_EQ_INT(t_sh("cd %s/c && HOME=%s %s inject --jit -i d.data -o pev.inj > /dev/null && "
+			  "HOME=%s %s script -i pev.inj > ../c-pev-perf.txt 2>/dev/null && "
+			  "HOME=%s %s script -i pev.inj > ../c-pev-pev.txt 2>/dev/null",
+			  dir, dir, perfev, dir, PERF, dir, perfev), 0);
+	char *t = slurp_rel("c-perf.txt");
+
+	CHECK_MSG(strstr(t, "jit_alpha+") && strstr(t, "jit_beta+"), "perf names no JIT function:\n%.300s", t);
+	free(t);
+	compare("moved code, perf script on perfev's file", "c-pev-perf.txt", "c-perf.txt", 20);
+	compare("moved code, perfev script on perfev's file", "c-pev-pev.txt", "c-pev-perf.txt", 20);
+}
+
 int main(void)
 {
 	if (access(PERF, X_OK))
 		T_SKIP("%s is not installed", PERF);
-	if (t_sh("node --version > /dev/null 2>&1"))
-		T_SKIP("node is not installed (it writes the jitdump)");
 	if (!realpath(t_perfev(), perfev))
 		T_FATAL("perfev binary %s is missing", t_perfev());
 	snprintf(dir, sizeof(dir), "/tmp/pev-inject-XXXXXX");
 	if (!mkdtemp(dir))
 		T_FATAL("mkdtemp");
+	test_helper();
+	if (t_sh("node --version > /dev/null 2>&1")) {
+		printf("node is not installed: the node part is not run\n");
+		goto usage;
+	}
 	CHECK_EQ_INT(t_sh("cd %s && printf '%%s\\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }' "
 			  "'let s = 0; const t = Date.now();' 'while (Date.now() - t < 500) s += fib(18);' "
 			  "'if (s < 0) console.log(s);' > loop.js", dir), 0);
@@ -97,7 +133,7 @@ int main(void)
 	CHECK_EQ_INT(t_sh("cd %s && %s inject --jit -i nok.data -o nok.pev > /dev/null 2> nok.err", dir, perfev), 1);
 	CHECK_EQ_INT(t_sh("grep -q -- '-k mono' %s/nok.err", dir), 0);
 	CHECK_MSG(t_sh("test -e %s/nok.pev", dir) != 0, "a failed inject left its output");
-	/* Usage. */
+usage:
 	CHECK_EQ_INT(t_sh("cd %s && %s inject -i jit.data -o x.data > /dev/null 2>&1", dir, perfev), 2);
 	CHECK_EQ_INT(t_sh("cd %s && %s inject --jit -i jit.data > /dev/null 2>&1", dir, perfev), 2);
 	CHECK_EQ_INT(t_sh("cd %s && %s inject --jit -i jit.data -o jit.data > /dev/null 2>&1", dir, perfev), 2);
