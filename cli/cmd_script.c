@@ -1,6 +1,7 @@
 /* perfev script: print the records of a perf.data file the way perf
  * script does: samples with symbols and callchains, side-band records on
  * request, or a raw dump. */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,7 +224,16 @@ int cmd_script(int argc, char **argv)
 	s.dec = pev_data_decoder(s.data);
 	s.dsos = pev_dso_cache_new(&dopts);
 	s.machine = s.dsos ? pev_machine_new(s.dsos) : NULL;
-	if (!s.machine || so_init(&s.out, 1) < 0) {
+	s.arch = file_arch(pev_data_features(s.data));
+	struct pev_chain_opts copts = {
+		.size = sizeof(copts),
+		.max_stack = (unsigned)s.opt.max_stack,
+		.e_machine = !strcmp(s.arch, "arm64") ? EM_AARCH64 :
+			     !strcmp(s.arch, "x86") ? EM_X86_64 : 0,
+	};
+
+	s.chain = s.machine ? pev_chain_new(s.machine, &copts) : NULL;
+	if (!s.chain || so_init(&s.out, 1) < 0) {
 		cli_error("out of memory");
 		goto out;
 	}
@@ -240,7 +250,6 @@ int cmd_script(int argc, char **argv)
 			  s.opt.input);
 		goto out;
 	}
-	s.arch = file_arch(pev_data_features(s.data));
 	ret = run(&s);
 out:
 	so_release(&s.out);
@@ -250,6 +259,7 @@ out:
 	for (size_t i = 0; i < s.nr_events; i++)
 		free(s.events[i].owned);
 	free(s.events);
+	pev_chain_free(s.chain);
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);
 	pev_data_close(s.data);

@@ -91,7 +91,8 @@ struct pev_dso_cache;
 
 struct pev_dso_cache_opts {
 	size_t size;		/* sizeof(struct pev_dso_cache_opts) */
-	/* Where perf's build-id cache is ($HOME/.debug when NULL; "" turns
+	/* Where perf's build-id cache is ($PERF_BUILDID_DIR, else
+	 * $HOME/.debug when NULL; "" turns
 	 * it off). */
 	const char *buildid_dir;
 	/* Kernel symbols: a kallsyms file to use (NULL: the cached one for
@@ -133,6 +134,16 @@ PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *dso,
 					    uint64_t offset);
 /* Where the symbols came from (a path), or NULL when none were loaded. */
 PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso);
+
+/* Adds a file to perf's build-id cache in perf 6.1's layout: a copy (hard
+ * link when it can) as <dir>/<path>/<build id>/elf, or /proc/kallsyms as
+ * <dir>/[kernel.kallsyms]/<build id>/kallsyms for path
+ * "[kernel.kallsyms]", and the link <dir>/.build-id/xx/<rest> to that
+ * directory; what is already there is kept.  dir NULL: $PERF_BUILDID_DIR,
+ * else $HOME/.debug.  0, -EINVAL (not an absolute path, bad id), -ENOENT
+ * (no HOME), or the -errno of the mkdir, copy or symlink that failed. */
+PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
+				     const uint8_t *id, size_t size);
 
 /* --------------------------------------------------------------- machine */
 
@@ -181,7 +192,8 @@ struct pev_addr_loc {
 /* Resolves ip for process pid.  cpumode is the PERF_RECORD_MISC_CPUMODE
  * of the sample, or the callchain context turned into one
  * (PERF_RECORD_MISC_KERNEL / _USER ...); kernel-space addresses are looked
- * up in the kernel maps whatever the mode.  Fills *out and returns 0, or
+ * up in the kernel maps unless the mode is _USER (as perf: a kernel-space
+ * value in a user call chain resolves to nothing).  Fills *out and returns 0, or
  * -ENOENT when no map holds ip (out->dso NULL, out->map_ip = ip).  Results
  * are cached per (process, ip). */
 PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,

@@ -63,7 +63,7 @@ PEV_EXPORT struct pev_dso_cache *
 pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 {
 	struct pev_dso_cache *c = calloc(1, sizeof(*c));
-	const char *dir = NULL, *home;
+	const char *dir = NULL;
 	char buf[4096];
 
 	if (!c)
@@ -77,10 +77,8 @@ pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, no_debug_files) +
 	    sizeof(opts->no_debug_files))
 		c->no_debug_files = opts->no_debug_files;
-	if (!dir && (home = getenv("HOME")) && *home) {
-		snprintf(buf, sizeof(buf), "%s/.debug", home);
+	if (!dir && pev__buildid_dir(buf, sizeof(buf)) == 0)
 		dir = buf;
-	}
 	if (dir && *dir && !(c->buildid_dir = strdup(dir)))
 		goto nomem;
 	return c;
@@ -269,11 +267,9 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 		return false;
 	if (!info.has_symtab && !(any && info.has_dynsym))
 		return false;
-	/* PLT entries get names only when the symbols come from a separate
-	 * debug file: what perf 6.1 prints (with the binary's own .symtab, a
-	 * PLT address shows as the preceding symbol, _init+0x30). */
-	struct pev_symtab *st = pev__symtab_load_elf_plt(path,
-		runtime && strcmp(runtime, path) ? runtime : NULL);
+	/* perf takes the PLT from the runtime binary, or from the symbol
+	 * file itself when the binary is not there. */
+	struct pev_symtab *st = pev__symtab_load_elf_plt(path, runtime ? runtime : path);
 
 	if (!st)
 		return false;
@@ -287,24 +283,29 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	return true;
 }
 
-/* A file of the build-id cache entry for bidhex: perf 6.1's link
- * .build-id/xx/rest is a directory holding `elf`, `debug`, `kallsyms`...
- * (`perfev archive` files unpack into it); older perfs made it the file
- * itself. */
-static bool cache_file(struct pev_dso_cache *c, const char *bidhex, const char *what,
-		       char *p, size_t n)
+/* perf's build-id cache: ~/.debug/.build-id/xx/<rest> is a link to the
+ * directory ~/.debug/<path>/<build id>/ holding the binary's copy `elf`
+ * (and `debug`, a debug file, when one was added); perf before 4.x
+ * linked the file itself there.  Both are read. */
+static bool try_cache(struct pev_dso *d, const char *bidhex, bool any,
+		      const char *rt)
 {
-	struct stat st;
+	struct pev_dso_cache *c = d->cache;
+	char p[4096], f[4200];
+	struct stat sb;
 
-	snprintf(p, n, "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-	if (stat(p, &st) < 0)
+	if (!c->buildid_dir || !bidhex[0])
 		return false;
-	if (!S_ISDIR(st.st_mode))
-		return !strcmp(what, "elf");
-	size_t l = strlen(p);
-
-	snprintf(p + l, n - l, "/%s", what);
-	return true;
+	snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
+	if (stat(p, &sb) != 0)
+		return false;
+	if (!S_ISDIR(sb.st_mode))
+		return try_file(d, p, any, rt);
+	snprintf(f, sizeof(f), "%s/elf", p);
+	if (try_file(d, f, any, rt))
+		return true;
+	snprintf(f, sizeof(f), "%s/debug", p);
+	return try_file(d, f, any, rt);
 }
 
 /* The debuginfo (or the executable) of d's build id from a debuginfod
@@ -363,12 +364,8 @@ static void load_user(struct pev_dso *d)
 		if (try_file(d, p, false, rt))
 			return;
 	}
-	if (c->buildid_dir && bidhex[0]) {
-		if (cache_file(c, bidhex, "debug", p, sizeof(p)) && try_file(d, p, false, rt))
-			return;
-		if (cache_file(c, bidhex, "elf", p, sizeof(p)) && try_file(d, p, false, rt))
-			return;
-	}
+	if (try_cache(d, bidhex, false, rt))
+		return;
 	if (!c->no_debug_files) {
 		snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
 		if (try_file(d, p, false, rt))
@@ -390,8 +387,7 @@ static void load_user(struct pev_dso *d)
 		return;
 	/* The recorded file is gone or was replaced: perf's build-id cache
 	 * keeps a copy of it. */
-	if (c->buildid_dir && bidhex[0] && cache_file(c, bidhex, "elf", p, sizeof(p)) &&
-	    try_file(d, p, true, rt))
+	if (try_cache(d, bidhex, true, rt))
 		return;
 	if (!own_ok && debuginfod_file(d, true, p, sizeof(p)))
 		try_file(d, p, true, NULL);
