@@ -1,6 +1,7 @@
 /* perfev buildid-list: the build ids a perf.data file names, as perf
  * buildid-list prints them ("%-40s %s": the id, or blanks, and the DSO). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,68 @@ nomem:
 	return EXIT_ERROR;
 }
 
+/* -m: the running kernel's build id and the range of its text
+ * (_text.._etext from /proc/kallsyms), then each module's from
+ * /sys/module/NAME/notes and /proc/modules, as perf's buildid__map_cb
+ * prints the kernel maps ("%s %16llx %16llx %s"). */
+static int kernel_maps(void)
+{
+	uint8_t id[20];
+	char hex[41] = "", line[512], name[256];
+	unsigned long long text = 0, etext = 0, a;
+	int n = pev_kernel_build_id(id, sizeof(id));
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (n > 0)
+		to_hex(hex, id, (size_t)n);
+	while (f && fgets(line, sizeof(line), f)) {
+		char t;
+
+		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			text = a;
+		else if (!strcmp(name, "_etext"))
+			etext = a;
+		if (text && etext)
+			break;
+	}
+	if (f)
+		fclose(f);
+	printf("%s %16llx %16llx [kernel.kallsyms]\n", hex, text, etext);
+	f = fopen("/proc/modules", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long size;
+		char path[512];
+		int fd;
+
+		if (sscanf(line, "%255s %llu %*s %*s %*s %llx", name, &size, &a) != 3)
+			continue;
+		hex[0] = 0;
+		snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			uint8_t note[256];
+			ssize_t r = read(fd, note, sizeof(note));
+			uint32_t nsz, dsz;
+
+			close(fd);
+			if (r >= 12) {
+				memcpy(&nsz, note, 4);
+				memcpy(&dsz, note + 4, 4);
+				size_t off = 12 + ((nsz + 3) & ~3u);
+
+				if (dsz <= 20 && off + dsz <= (size_t)r)
+					to_hex(hex, note + off, dsz);
+			}
+		}
+		printf("%s %16llx %16llx [%s]\n", hex, a, a + size, name);
+	}
+	if (f)
+		fclose(f);
+	return EXIT_OK;
+}
+
 int cmd_buildid_list(int argc, char **argv)
 {
 	static const char *const usage[] = {
@@ -193,11 +256,12 @@ int cmd_buildid_list(int argc, char **argv)
 		NULL,
 	};
 	const char *input = NULL;
-	bool hits = false, kernel = false, force = false;
+	bool hits = false, kernel = false, kmaps = false, force = false;
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 'H', "with-hits", &hits, NULL, "only the DSOs that samples hit", NULL, 0 },
 		{ OPT_BOOL, 'k', "kernel", &kernel, NULL, "the running kernel's build id", NULL, 0 },
+		{ OPT_BOOL, 'm', "kernel-maps", &kmaps, NULL, "the running kernel's and modules' build ids and address ranges", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "accepted for perf's sake (perfev does not check owners)", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
@@ -214,6 +278,8 @@ int cmd_buildid_list(int argc, char **argv)
 		cli_error("unexpected argument '%s'; give the file with -i", argv[first]);
 		return EXIT_USAGE;
 	}
+	if (kmaps)
+		return kernel_maps();
 	if (kernel) {
 		uint8_t id[20];
 		char hex[41];

@@ -2,7 +2,7 @@
  * for byte, with and without -H, on files recorded by perf (a program
  * with JIT code in a perf map, whose hit map has no build id and shows as
  * blanks under -H; /bin/true, whose vDSO is in the header but never hit)
- * and on a pipe; -k prints the running kernel's id; usage errors exit 2,
+ * and on a pipe; -k prints the running kernel's id, -m its maps; usage errors exit 2,
  * a missing file 1. */
 #include <unistd.h>
 
@@ -65,6 +65,7 @@ int main(void)
 	same("pipe -H", "", "-H -i - < pipe.data");
 	same("pipe on stdin", "cat pipe.data |", "");
 	same("-k", "", "-k");
+	same("-m", "", "-m");
 	CHECK_EQ_INT(t_sh("cd %s && %s buildid-list --bogus > /dev/null 2>&1", dir, perfev), 2);
 	CHECK_EQ_INT(t_sh("cd %s && %s buildid-list extra > /dev/null 2>&1", dir, perfev), 2);
 	CHECK_EQ_INT(t_sh("cd %s && %s buildid-list -i none.data > /dev/null 2>&1", dir, perfev), 1);
