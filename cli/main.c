@@ -19,6 +19,9 @@ static int cmd_version(int argc, char **argv)
 
 /* One line per command; keep it sorted the way `perfev --help` lists it. */
 static const struct cmd commands[] = {
+	{ "archive", cmd_archive, "pack the build-id cache files a recording needs" },
+	{ "buildid-list", cmd_buildid_list, "list the build ids a perf.data file names" },
+	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "record", cmd_record, "sample a command or targets into perf.data" },
 	{ "script", cmd_script, "print the records of a perf.data file" },
@@ -31,7 +34,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfev [--version] [--help] <command> [<args>]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'perfev <command> -h' describes a command's options.\n");
 }
 

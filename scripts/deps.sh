@@ -13,6 +13,9 @@ PKGS=(
   valgrind                   # make check-valgrind
   passwd                     # useradd, for the unprivileged permission tests
   strace util-linux          # tests/fault: injected syscall failures; unshare
+  debuginfod                 # a debuginfod server for tests/compat/debuginfod_script
+  libdebuginfod1             # loaded with dlopen() when DEBUGINFOD_URLS is set
+  nodejs                     # JIT perf maps: node --perf-basic-prof
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include <perfev/data.h>
+#include <perfev/jit.h>
 #include <perfev/symbols.h>
 #include "symbol/symbols_internal.h"
+#include "symbol/debuginfod.h"
 
 #define DSO_BUCKETS 256
 
@@ -44,6 +46,8 @@ struct pev_dso_cache {
 	char *kallsyms;
 	bool no_debug_files;
 	struct pev_dso *kernel;
+	struct pev__debuginfod *debuginfod;	/* NULL: none asked */
+	bool debuginfod_tried;
 };
 
 static unsigned hash_str(const char *s)
@@ -110,6 +114,7 @@ PEV_EXPORT void pev_dso_cache_free(struct pev_dso_cache *c)
 		n = b->next;
 		free(b);
 	}
+	pev__debuginfod_free(c->debuginfod);
 	free(c->buildid_dir);
 	free(c->kallsyms);
 	free(c);
@@ -303,6 +308,22 @@ static bool try_cache(struct pev_dso *d, const char *bidhex, bool any,
 	return try_file(d, f, any, rt);
 }
 
+/* The debuginfo (or the executable) of d's build id from a debuginfod
+ * server, into p; false when none is configured or has it. */
+static bool debuginfod_file(struct pev_dso *d, bool executable, char *p, size_t n)
+{
+	struct pev_dso_cache *c = d->cache;
+
+	if (c->no_debug_files || !d->bid_size)
+		return false;
+	if (!c->debuginfod_tried) {
+		c->debuginfod_tried = true;
+		c->debuginfod = pev__debuginfod_new();
+	}
+	return pev__debuginfod_find(c->debuginfod, d->bid, d->bid_size, executable,
+				    p, n) == 0;
+}
+
 static void load_user(struct pev_dso *d)
 {
 	struct pev_dso_cache *c = d->cache;
@@ -359,11 +380,17 @@ static void load_user(struct pev_dso *d)
 				return;
 		}
 	}
+	/* Last of the debug files: a debuginfod server (DEBUGINFOD_URLS). */
+	if (debuginfod_file(d, false, p, sizeof(p)) && try_file(d, p, false, rt))
+		return;
 	if (own_ok && try_file(d, path, true, path))
 		return;
 	/* The recorded file is gone or was replaced: perf's build-id cache
 	 * keeps a copy of it. */
-	try_cache(d, bidhex, true, rt);
+	if (try_cache(d, bidhex, true, rt))
+		return;
+	if (!own_ok && debuginfod_file(d, true, p, sizeof(p)))
+		try_file(d, p, true, NULL);
 }
 
 /* The vDSO: perf's cached copy for the recorded build id, else this
@@ -464,6 +491,12 @@ PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)
 			d->symtab = (struct pev_symtab *)pev_dso_symtab(k);
 	} else if (d->vdso) {
 		load_vdso(d);
+	} else if (pev_perfmap_is_name(d->name)) {
+		/* A JIT's symbols, read at every run as perf does (jitmap.c). */
+		d->symtab = pev_perfmap_load(d->name);
+		d->owns_symtab = d->symtab != NULL;
+		if (d->symtab)
+			d->source = strdup(d->name);
 	} else if (d->name[0] == '/') {
 		load_user(d);
 	}

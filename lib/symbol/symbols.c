@@ -9,6 +9,7 @@
 
 #include <perfev/symbols.h>
 #include "symbol/symbols_internal.h"
+#include "symbol/jit_internal.h"
 #include "core/util.h"
 
 /* Names live in large blocks so that a table of 200k kernel symbols does
@@ -29,6 +30,7 @@ struct pev_symtab {
 	struct pev_rbnode *tree;	/* when finished: by index in syms */
 	uint32_t root;
 	struct arena_block *arena;
+	struct pev__perfmap *perfmap;	/* a perf map: perf's lookups (jitmap.c) */
 };
 
 static const char *arena_strdup(struct pev_symtab *st, const char *s)
@@ -67,6 +69,7 @@ PEV_EXPORT void pev_symtab_free(struct pev_symtab *st)
 {
 	if (!st)
 		return;
+	pev__perfmap_free(st->perfmap);
 	for (struct arena_block *b = st->arena, *n; b; b = n) {
 		n = b->next;
 		free(b);
@@ -293,6 +296,8 @@ PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st)
 PEV_EXPORT const struct pev_symbol *
 pev_symtab_lookup(const struct pev_symtab *st, uint64_t addr)
 {
+	if (st && st->perfmap)
+		return pev__perfmap_lookup(st->perfmap, addr);
 	if (!st || !st->finished)
 		return NULL;
 	for (uint32_t n = st->root; n != PEV_RB_NIL;) {
@@ -310,12 +315,22 @@ pev_symtab_lookup(const struct pev_symtab *st, uint64_t addr)
 
 PEV_EXPORT size_t pev_symtab_count(const struct pev_symtab *st)
 {
+	if (st && st->perfmap)
+		return pev__perfmap_count(st->perfmap);
 	return st ? st->nr : 0;
+}
+
+void pev__symtab_attach_perfmap(struct pev_symtab *st, struct pev__perfmap *pm)
+{
+	st->perfmap = pm;
+	st->finished = true;
 }
 
 PEV_EXPORT const struct pev_symbol *
 pev_symtab_symbol(const struct pev_symtab *st, size_t i)
 {
+	if (st && st->perfmap)
+		return pev__perfmap_symbol(st->perfmap, i);
 	return st && i < st->nr ? &st->syms[i] : NULL;
 }
 

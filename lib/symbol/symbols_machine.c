@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <perfev/symbols.h>
 #include "symbol/symbols_internal.h"
@@ -310,7 +311,7 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || mm->pid == (uint32_t)-1;
 	struct map nm = { mm->addr, mm->addr + mm->len, mm->pgoff, NULL, false };
-	char anon[64];
+	char anon_name[64];
 	const char *name = mm->filename;
 	struct maps *ms;
 
@@ -340,11 +341,20 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 		if (!p)
 			return -ENOMEM;
 		ms = &p->maps;
-		if (is_anon(name)) {
-			snprintf(anon, sizeof(anon), "/tmp/perf-%d.map", (int)mm->pid);
-			name = anon;
+		/* perf's map__new: anonymous and DSO-less memory map ip to
+		 * itself; when executable it is a JIT's, named by the
+		 * process's perf map (an MMAP record has no prot: it is
+		 * executable unless it carries the data flag). */
+		bool anon = is_anon(name) || (rec->type == PERF_RECORD_MMAP2 &&
+					     (mm->flags & MAP_HUGETLB));
+		bool no_dso = is_no_dso(name);
+		bool exec = rec->type != PERF_RECORD_MMAP2 || (mm->prot & PROT_EXEC);
+
+		if ((anon || no_dso) && exec) {
+			snprintf(anon_name, sizeof(anon_name), "/tmp/perf-%d.map", (int)mm->pid);
+			name = anon_name;
 		}
-		nm.identity = is_no_dso(name);
+		nm.identity = anon || no_dso;
 	}
 	nm.dso = pev_dso_cache_get(m->dsos, name);
 	if (!nm.dso)
