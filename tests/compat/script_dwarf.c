@@ -140,6 +140,8 @@ int main(void)
 	same_output(f, "-F comm,tid,time,ip,sym,dso", "top (");
 	same_output(f, "-F ip,sym,symoff", "main+0x");
 	same_output(f, "--max-stack 3", "leaf+0x");
+	/* perf: the unwinder refuses 0 frames, the sample prints without chain. */
+	same_output(f, "--max-stack 0", "leaf+0x");
 
 	/* Through the vDSO (clock_gettime): its CFI from the vDSO image. */
 	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/vd.data -- %s/inl 150 vdso >/dev/null 2>&1",
