@@ -19,6 +19,8 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/auxv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,6 +91,36 @@ static int space_dwfl(struct space *s)
 
 /* Makes sure the DSO mapped at ip is a module of the process's Dwfl.
  * 0, or -1 when no file backs ip. */
+/* The vDSO's CFI: perf reads the recorded vDSO from its build-id cache,
+ * else its own; like the symbol layer, this process's is used (written
+ * to a temporary file once, for libdwfl).  NULL when it cannot be. */
+static const char *vdso_file(struct unwind_state *u)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+
+	if (u->vdso_state)
+		return u->vdso_state > 0 ? u->vdso_path : NULL;
+	u->vdso_state = -1;
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	size_t len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+
+	snprintf(u->vdso_path, sizeof(u->vdso_path), "/tmp/perfev-vdso-XXXXXX");
+	int fd = mkstemp(u->vdso_path);
+
+	if (fd < 0)
+		return NULL;
+	if (len > (1u << 20) || write(fd, eh, len) != (ssize_t)len) {
+		close(fd);
+		unlink(u->vdso_path);
+		return NULL;
+	}
+	close(fd);
+	u->vdso_state = 1;
+	return u->vdso_path;
+}
+
 int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 {
 	struct space *s = u->sp;
@@ -99,9 +131,11 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	if (pev_machine_resolve(u->c->m, s->pid, ip, PERF_RECORD_MISC_USER, &loc) < 0 ||
 	    !loc.dso || loc.kernel)
 		return -1;
-	const char *path = pev_dso_name(loc.dso);
+	const char *name = pev_dso_name(loc.dso), *path = name;
 	uint64_t base = loc.map_start - loc.map_pgoff;
 
+	if (name && !strcmp(name, "[vdso]"))
+		path = vdso_file(u);
 	if (!path || path[0] != '/')
 		return -1;
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, ip);
@@ -113,7 +147,7 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 		if (start != base)
 			return -2;	/* the maps changed: the caller starts again */
 	} else {
-		mod = dwfl_report_elf(s->dwfl, path, path, -1, base, false);
+		mod = dwfl_report_elf(s->dwfl, name, path, -1, base, false);
 		if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
 			return -1;
 	}
@@ -399,6 +433,8 @@ void pev__chain_unwind_release(struct pev_chain *c)
 	for (size_t i = 0; i < u->nr_fds; i++)
 		if (u->fds[i].fd >= 0)
 			close(u->fds[i].fd);
+	if (u->vdso_state > 0)
+		unlink(u->vdso_path);
 	free(u->spaces);
 	free(u->rules);
 	free(u->fds);

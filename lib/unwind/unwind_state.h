@@ -26,6 +26,8 @@ struct dso_fd {
 struct unwind_state {
 	struct space *spaces;
 	size_t nr_spaces, cap_spaces;
+	char vdso_path[64];	/* this process's vDSO, written out; "" none */
+	int vdso_state;		/* 0 not tried, 1 written, -1 failed */
 	struct dso_fd *fds;
 	size_t nr_fds, cap_fds;
 	/* The sample being unwound (for the callbacks). */
