@@ -75,10 +75,11 @@ struct pev_filter_sample {
 	/* DSO of the map holding ip: perf's short name ("libc.so.6",
 	 * "[kernel.kallsyms]") and long name (the path); NULL: no map. */
 	const char *dso_short, *dso_long;
-	/* Symbol holding ip, and its start as a file address mapped back to
-	 * a memory address (perf matches "0x%lx" of it too); NULL: none. */
+	/* Symbol holding the sample's ip; NULL: none.  perf 6.1 also matches
+	 * "0x%lx" of the ip itself (not of the symbol's start) against the
+	 * --symbols list, when a symbol was found. */
 	const char *sym;
-	uint64_t sym_start;
+	uint64_t ip;
 };
 
 struct pev_filter;

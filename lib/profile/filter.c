@@ -415,7 +415,7 @@ unsigned pev_filter_match(const struct pev_filter *f, const struct pev_filter_sa
 			if (!ok && f->sym.has_hex) {
 				char a[24];
 
-				snprintf(a, sizeof(a), "0x%llx", (unsigned long long)s->sym_start);
+				snprintf(a, sizeof(a), "0x%llx", (unsigned long long)s->ip);
 				ok = strs_has(&f->sym, a);
 			}
 		}
