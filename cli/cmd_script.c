@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "input.h"
 #include "options.h"
 #include "script.h"
 
@@ -150,7 +151,7 @@ static int run(struct script *s)
 	if (bad)
 		cli_warn("%llu records of '%s' could not be decoded and were skipped",
 			 (unsigned long long)bad, s->opt.input);
-	return EXIT_OK;
+	return cli_report_cut(s->opt.input, s->data);
 }
 
 int cmd_script(int argc, char **argv)
@@ -224,6 +225,8 @@ int cmd_script(int argc, char **argv)
 	if (!s.opt.input)
 		s.opt.input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
 			      "-" : "perf.data";
+	if (cli_check_owner(s.opt.input, s.opt.force))
+		return EXIT_ERROR;
 	s.data = pev_data_open(s.opt.input, NULL, err, sizeof(err));
 	if (!s.data) {
 		if (errno == ENOENT && strcmp(s.opt.input, "-"))
