@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "header.h"
 #include "input.h"
 #include "options.h"
 #include "script.h"
@@ -265,6 +266,17 @@ int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_ERROR;
+	if (s.opt.header) {
+		size_t hlen;
+		char *h = cli_header_text(s.data, s.opt.input, &hlen);
+
+		if (!h) {
+			cli_error("out of memory");
+			goto out;
+		}
+		so_mem(&s.out, h, hlen);
+		free(h);
+	}
 	s.arch = file_arch(pev_data_features(s.data));
 	ret = run(&s);
 out:
