@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "header.h"
 #include "input.h"
+#include "pager.h"
 #include "options.h"
 #include "script.h"
 
@@ -118,14 +119,22 @@ static void handle(struct script *s, const struct pev_record *rec)
 static int run(struct script *s)
 {
 	struct pev_data_event ev;
-	uint64_t bad = 0;
+	struct progress prog;
+	uint64_t bad = 0, base = pev_data_data_offset(s->data);
+	char title[320];
 	int rc;
 
+	/* perf script does not page; its output streams, so the progress
+	 * line is for output that does not go to the terminal. */
+	snprintf(title, sizeof(title), "reading '%s'", s->opt.input);
+	progress_init(&prog, title, pev_data_is_pipe(s->data) || isatty(STDOUT_FILENO) ? 0 :
+			      pev_data_data_size(s->data));
 	for (;;) {
 		rc = s->opt.dump_raw ? pev_data_next(s->data, &ev) :
 		     pev_data_next_ordered(s->data, &ev);
 		if (rc <= 0)
 			break;
+		progress_update(&prog, ev.offset - base);
 		if (s->opt.dump_raw) {
 			script_dump_raw(s, &ev);
 			if (!ev.decode_error)
@@ -138,6 +147,7 @@ static int run(struct script *s)
 		if (s->out.err)
 			break;
 	}
+	progress_done(&prog);
 	so_flush(&s->out);
 	if (s->out.err) {
 		if (s->out.err != -EPIPE)
