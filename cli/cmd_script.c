@@ -300,6 +300,6 @@ out:
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);
 	pev_data_close(s.data);
-	pev_filter_free(s.filter);
+	script_filter_release(&s);
 	return ret;
 }

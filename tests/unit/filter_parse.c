@@ -153,6 +153,7 @@ int main(void)
 
 	/* --pid / --tid */
 	f = mk("pid", " 12, 7,30000", err);
+	CHECK(f && pev_filter_needs(f) == 0);	/* pid and tid are always given */
 	CHECK(f && pev_filter_thread_ok(f, 7, 1, NULL) && pev_filter_thread_ok(f, 30000, 1, NULL));
 	CHECK(f && !pev_filter_thread_ok(f, 8, 7, NULL));
 	pev_filter_free(f);
