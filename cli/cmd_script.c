@@ -196,7 +196,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_STRING, 'C', "cpu", &s.opt.filter.cpu, "cpu", "only samples (and side-band records) of these CPUs: 0-3,6", NULL, 0 },
 		{ OPT_STRING, 0, "time", &s.opt.filter.time, "str", "time span of interest: start,stop in seconds (either open, several ranges separated by spaces), or percent ranges 10%, 10%/2, 0%-10%,30%-40%", NULL, 0 },
 		{ OPT_STRING, 0, "dsos", &s.opt.filter.dso, "dso[,dso...]", "only samples whose ip is in these DSOs", NULL, 0 },
-		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (or 0xSTART addresses)", NULL, 0 },
+		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (an entry 0xADDR matches the ip itself, as perf)", NULL, 0 },
 		{ OPT_BOOL, 0, "header", &s.opt.header, NULL, "print the file's header first", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &s.opt.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
