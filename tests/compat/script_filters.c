@@ -156,6 +156,9 @@ int main(void)
 	same_output(f, "--time 0%-10%");
 	same_output(f, "--time 10%-20%,30%-40%");
 	same_output(f, "--time 10%/1,10%/3");
+	/* side-band lines: only -C filters them, as perf's filter_cpu() */
+	same_output(f, "--time 50%-100% --show-task-events");
+	same_output(f, "--comm sched-messaging --show-task-events --show-mmap-events");
 	same_output(f, "--dsos '[kernel.kallsyms]'");
 	/* default fields: only these kernel symbols print */
 	same_output(f, "-S _raw_spin_unlock_irqrestore,finish_task_switch.isra.0 -F comm,tid,cpu,time,period,event,ip,sym,dso");
