@@ -124,6 +124,17 @@ static int run(struct script *s)
 	char title[320];
 	int rc;
 
+	if (s->opt.header) {
+		size_t hlen;
+		char *h = cli_header_text(s->data, s->opt.input, &hlen);
+
+		if (!h) {
+			cli_error("out of memory");
+			return EXIT_ERROR;
+		}
+		so_mem(&s->out, h, hlen);
+		free(h);
+	}
 	/* perf script does not page; its output streams, so the progress
 	 * line is for output that does not go to the terminal. */
 	snprintf(title, sizeof(title), "reading '%s'", s->opt.input);
@@ -266,26 +277,15 @@ int cmd_script(int argc, char **argv)
 		if (err2 == -EINVAL)
 			goto out;
 	}
-	if (!tod_possible(&s)) {
-		cli_error("cannot print 'tod': '%s' has no clock data; record with -k/--clockid",
-			  s.opt.input);
-		goto out;
-	}
 	if ((ret = script_filter_check_file(&s))) {
 		ret = ret == EXIT_USAGE ? EXIT_USAGE : EXIT_ERROR;
 		goto out;
 	}
 	ret = EXIT_ERROR;
-	if (s.opt.header) {
-		size_t hlen;
-		char *h = cli_header_text(s.data, s.opt.input, &hlen);
-
-		if (!h) {
-			cli_error("out of memory");
-			goto out;
-		}
-		so_mem(&s.out, h, hlen);
-		free(h);
+	if (!tod_possible(&s)) {
+		cli_error("cannot print 'tod': '%s' has no clock data; record with -k/--clockid",
+			  s.opt.input);
+		goto out;
 	}
 	s.arch = file_arch(pev_data_features(s.data));
 	ret = run(&s);
