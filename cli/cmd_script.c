@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "header.h"
+#include "input.h"
+#include "pager.h"
 #include "options.h"
 #include "script.h"
 
@@ -72,33 +75,34 @@ static void handle(struct script *s, const struct pev_record *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
-		script_print_sample(s, rec);
+		if (script_filter_sample(s, rec))
+			script_print_sample(s, rec);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		pev_machine_process(s->machine, rec);
-		if (s->opt.show_mmap)
+		if (s->opt.show_mmap && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 		pev_machine_process(s->machine, rec);
-		if (s->opt.show_task)
+		if (s->opt.show_task && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PERF_RECORD_EXIT:
-		if (s->opt.show_task)
+		if (s->opt.show_task && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		pev_machine_process(s->machine, rec);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		if (s->opt.show_switch)
+		if (s->opt.show_switch && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		if (s->opt.show_lost)
+		if (s->opt.show_lost && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PEV_RECORD_HEADER_BUILD_ID: {
@@ -116,14 +120,33 @@ static void handle(struct script *s, const struct pev_record *rec)
 static int run(struct script *s)
 {
 	struct pev_data_event ev;
-	uint64_t bad = 0;
+	struct progress prog;
+	uint64_t bad = 0, base = pev_data_data_offset(s->data);
+	char title[320];
 	int rc;
 
+	if (s->opt.header) {
+		size_t hlen;
+		char *h = cli_header_text(s->data, s->opt.input, &hlen);
+
+		if (!h) {
+			cli_error("out of memory");
+			return EXIT_ERROR;
+		}
+		so_mem(&s->out, h, hlen);
+		free(h);
+	}
+	/* perf script does not page; its output streams, so the progress
+	 * line is for output that does not go to the terminal. */
+	snprintf(title, sizeof(title), "reading '%s'", s->opt.input);
+	progress_init(&prog, title, pev_data_is_pipe(s->data) || isatty(STDOUT_FILENO) ? 0 :
+			      pev_data_data_size(s->data));
 	for (;;) {
 		rc = s->opt.dump_raw ? pev_data_next(s->data, &ev) :
 		     pev_data_next_ordered(s->data, &ev);
 		if (rc <= 0)
 			break;
+		progress_update(&prog, ev.offset - base);
 		if (s->opt.dump_raw) {
 			script_dump_raw(s, &ev);
 			if (!ev.decode_error)
@@ -136,6 +159,7 @@ static int run(struct script *s)
 		if (s->out.err)
 			break;
 	}
+	progress_done(&prog);
 	so_flush(&s->out);
 	if (s->out.err) {
 		if (s->out.err != -EPIPE)
@@ -150,7 +174,7 @@ static int run(struct script *s)
 	if (bad)
 		cli_warn("%llu records of '%s' could not be decoded and were skipped",
 			 (unsigned long long)bad, s->opt.input);
-	return EXIT_OK;
+	return cli_report_cut(s->opt.input, s->data);
 }
 
 int cmd_script(int argc, char **argv)
@@ -163,6 +187,7 @@ int cmd_script(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.opt.max_stack = 127;
+	s.opt.filter.size = sizeof(s.opt.filter);
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file (default perf.data, or the pipe on stdin; '-' reads a pipe)", NULL, 0 },
 		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print (perf's): comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat,cgroup; types hw,sw,trace,raw,break,synth; +f/-f add/remove", opt_fields, 0 },
@@ -175,6 +200,17 @@ int cmd_script(int argc, char **argv)
 		{ OPT_INT, 0, "max-stack", &s.opt.max_stack, "n", "print at most n callchain entries (127)", NULL, 0 },
 		{ OPT_BOOL, 0, "ns", &s.opt.ns, NULL, "times in nanoseconds", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &s.opt.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
+		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },
+		{ OPT_STRING, 'c', "comms", &s.opt.filter.comm, "comm[,comm...]", "only samples of these comms (file://PATH: one a line)", NULL, 0 },
+		{ OPT_STRING, 0, "comm", &s.opt.filter.comm, "comm[,comm...]", NULL, NULL, OPT_HIDDEN },
+		{ OPT_STRING, 0, "pid", &s.opt.filter.pid, "pid[,pid...]", "only samples of these processes", NULL, 0 },
+		{ OPT_STRING, 0, "tid", &s.opt.filter.tid, "tid[,tid...]", "only samples of these threads", NULL, 0 },
+		{ OPT_STRING, 'C', "cpu", &s.opt.filter.cpu, "cpu", "only samples (and side-band records) of these CPUs: 0-3,6", NULL, 0 },
+		{ OPT_STRING, 0, "time", &s.opt.filter.time, "str", "time span of interest: start,stop in seconds (either open, several ranges separated by spaces), or percent ranges 10%, 10%/2, 0%-10%,30%-40%", NULL, 0 },
+		{ OPT_STRING, 0, "dsos", &s.opt.filter.dso, "dso[,dso...]", "only samples whose ip is in these DSOs", NULL, 0 },
+		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (an entry 0xADDR matches the ip itself, as perf)", NULL, 0 },
+		{ OPT_BOOL, 0, "header", &s.opt.header, NULL, "print the file's header first", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &s.opt.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
 	int first = opt_parse(argc, argv, opts, usage, 0, &s);
@@ -196,6 +232,10 @@ int cmd_script(int argc, char **argv)
 			  s.opt.max_stack);
 		return EXIT_USAGE;
 	}
+	int frc = script_filter_setup(&s);
+
+	if (frc)
+		return frc;
 	/* perf: "Invalid file" (else every kernel symbol is [unknown]). */
 	if (s.opt.kallsyms && access(s.opt.kallsyms, R_OK)) {
 		cli_error("cannot read the kallsyms file '%s': %s", s.opt.kallsyms,
@@ -208,6 +248,8 @@ int cmd_script(int argc, char **argv)
 	if (!s.opt.input)
 		s.opt.input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
 			      "-" : "perf.data";
+	if (cli_check_owner(s.opt.input, s.opt.force))
+		return EXIT_ERROR;
 	s.data = pev_data_open(s.opt.input, NULL, err, sizeof(err));
 	if (!s.data) {
 		if (errno == ENOENT && strcmp(s.opt.input, "-"))
@@ -245,6 +287,11 @@ int cmd_script(int argc, char **argv)
 		if (err2 == -EINVAL)
 			goto out;
 	}
+	if ((ret = script_filter_check_file(&s))) {
+		ret = ret == EXIT_USAGE ? EXIT_USAGE : EXIT_ERROR;
+		goto out;
+	}
+	ret = EXIT_ERROR;
 	if (!tod_possible(&s)) {
 		cli_error("cannot print 'tod': '%s' has no clock data; record with -k/--clockid",
 			  s.opt.input);
@@ -263,5 +310,6 @@ out:
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);
 	pev_data_close(s.data);
+	script_filter_release(&s);
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <perfev/filter.h>
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
 
@@ -74,6 +75,8 @@ struct script_opts {
 	bool hide_callchain;
 	bool ns;
 	int max_stack;
+	struct pev_filter_opts filter;	/* --comm, --pid, --tid, -C, --time, ... */
+	bool header, force;
 };
 
 struct script {
@@ -104,6 +107,11 @@ struct script {
 	struct insn_cache *insn;	/* script_insn.c */
 	struct dso_sections *sections;	/* script_src.c */
 	size_t nr_sections;
+	struct pev_filter *filter;	/* NULL: no filter option */
+	/* perf's thread->pid_ for the pid filter: the first pid seen with a
+	 * tid, used for samples whose pid is -1 (script_filter.c) */
+	struct { int32_t tid, pid; } *tid_pid;
+	size_t tid_pid_cap, tid_pid_len;
 };
 
 /* script_fields.c */
@@ -148,6 +156,14 @@ void script_insn_release(struct script *s);
 /* script_side.c */
 void script_print_side(struct script *s, const struct pev_record *rec);
 void script_dump_raw(struct script *s, const struct pev_data_event *ev);
+
+/* script_filter.c: 0 or the exit code after printing the error */
+int script_filter_setup(struct script *s);
+int script_filter_check_file(struct script *s);
+/* True when the sample (or side-band record) is to be printed. */
+bool script_filter_sample(struct script *s, const struct pev_record *rec);
+bool script_filter_side(struct script *s, const struct pev_record *rec);
+void script_filter_release(struct script *s);
 
 /* script_trace.c */
 int script_trace_setup(struct script *s);
