@@ -79,14 +79,18 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/prog.c", dir);
 	FILE *f = fopen(path, "w");
 
-	/* No call through the PLT: perf names PLT entries from a debug
+	/* middle_layer works as much as leaf_work: leaf_work sets up no
+	 * frame, so a frame-pointer chain from it skips its caller, and the
+	 * caller must be sampled itself to be named even on a loaded
+	 * machine.  No call through the PLT: perf names PLT entries from a debug
 	 * file but not from the --symfs copy, and that is not the point. */
 	fputs("static volatile unsigned long sink;\n"
 	      "static __attribute__((noinline)) void leaf_work(void)\n"
 	      "{ for (int i = 0; i < 1000; i++) sink += i * 3; }\n"
 	      "static __attribute__((noinline)) void middle_layer(void)\n"
-	      "{ for (int i = 0; i < 10; i++) leaf_work(); }\n"
-	      "int main(void) { for (int i = 0; i < 30000; i++) middle_layer(); return 0; }\n", f);
+	      "{ for (int i = 0; i < 10; i++) { leaf_work();\n"
+	      "    for (int j = 0; j < 1000; j++) sink += j; } }\n"
+	      "int main(void) { for (int i = 0; i < 15000; i++) middle_layer(); return 0; }\n", f);
 	fclose(f);
 	CHECK_EQ_INT(t_sh("cd %s && gcc -O1 -g -fno-omit-frame-pointer -Wl,--build-id -o prog.full prog.c"
 			  " && cp prog.full prog && strip prog && mkdir -p srv symfs%s"
