@@ -2,7 +2,7 @@
  * perf 6.1 keeps from text sections and whose ends it stretches to the
  * next symbol): perfev script names samples and -g call-chain entries as
  * perf script does, on programs built here (a hand-written assembly PIE
- * with a local label in main; C with asm labels in a local and a global
+ * with a local label in main; labels at a local function's entry; C with asm labels in a local and a global
  * function, -O0 frame pointers and -O2) and recorded by perf. */
 #include <unistd.h>
 
@@ -14,6 +14,18 @@
 static const char asm_src[] =
 	"\t.text\n\t.globl main\n\t.type main, @function\nmain:\n"
 	"\tmovl $150000000, %ecx\n\tnop\ninner:\n\tsubl $1, %ecx\n\tjnz inner\n"
+	"\txorl %eax, %eax\n\tret\n\t.size main, .-main\n"
+	"\t.section .note.GNU-stack,\"\",@progbits\n";
+
+/* Labels at a local function's first address, before and after it in
+ * the symbol table: after perf's end fixes the longer name wins at fn
+ * (fn_entry_label_long) and fn2 keeps its own. */
+static const char entry_src[] =
+	"\t.text\n\t.type fn, @function\nfn:\nfn_entry_label_long:\n"
+	"\tmovl $100000000, %ecx\n1:\tsubl $1, %ecx\n\tjnz 1b\n\tret\n\t.size fn, .-fn\n"
+	"lab_before_long_name:\n\t.type fn2, @function\nfn2:\n"
+	"\tmovl $100000000, %ecx\n1:\tsubl $1, %ecx\n\tjnz 1b\n\tret\n\t.size fn2, .-fn2\n"
+	"\t.globl main\n\t.type main, @function\nmain:\n\tcall fn\n\tcall fn2\n"
 	"\txorl %eax, %eax\n\tret\n\t.size main, .-main\n"
 	"\t.section .note.GNU-stack,\"\",@progbits\n";
 
@@ -50,7 +62,7 @@ static void same(const char *name, const char *src, const char *ext, const char 
 	snprintf(b, sizeof(b), "%s/%s.perf", dir, name);
 	char *x = t_slurp(a, &la), *y = t_slurp(b, &lb);
 
-	CHECK_MSG(lb > 0 && y && (strstr(y, "inner") || strstr(y, "work+")),
+	CHECK_MSG(lb > 0 && y && (strstr(y, "inner") || strstr(y, "work+") || strstr(y, "fn2+")),
 		  "%s: perf names no sample in the program", name);
 	CHECK_MSG(la == lb && x && !memcmp(x, y, la), "%s: perfev script differs from perf script "
 		  "(diff %s/%s.perfev %s/%s.perf)", name, dir, name, dir, name);
@@ -71,6 +83,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		T_FATAL("mkdtemp");
 	same("asm", asm_src, "s", "-pie -fPIE");
+	same("entry", entry_src, "s", "-pie -fPIE");
 	same("c0", c_src, "c", "-O0 -fno-omit-frame-pointer -pie -fPIE");
 	same("c2", c_src, "c", "-O2 -pie -fPIE");
 	if (!t_failures)
