@@ -50,8 +50,9 @@ static size_t dso_index(struct hits *h, const char *name)
 
 static void add_map(struct hits *h, const struct pev_record_mmap *m)
 {
-	/* Only files: anonymous memory, [vdso] and friends have no id. */
-	if (!m->filename || m->filename[0] != '/')
+	/* Files and the vDSO: anonymous memory, [stack] and friends have
+	 * no id. */
+	if (!m->filename || (m->filename[0] != '/' && strcmp(m->filename, "[vdso]")))
 		return;
 	size_t d = dso_index(h, m->filename);
 
@@ -202,8 +203,17 @@ int rec_collect_build_ids(struct rec *r)
 		if (cache)
 			pev_buildid_cache_add(NULL, "[kernel.kallsyms]", id, (size_t)sz);
 	}
+	/* In the order the maps came, as perf's list of DSOs; the vDSO
+	 * whether hit or not (perf 6.1 always writes and caches it), with
+	 * the id of the recorder's own (the kernel maps one vDSO in all). */
 	for (size_t i = 0; i < h.ndsos && !h.err; i++) {
-		if (!h.hit[i] || (sz = pev_elf_build_id(h.dsos[i], id, sizeof(id))) <= 0)
+		bool vdso = !strcmp(h.dsos[i], "[vdso]");
+
+		if (!h.hit[i] && !vdso)
+			continue;
+		sz = vdso ? pev_vdso_build_id(id, sizeof(id)) :
+			    pev_elf_build_id(h.dsos[i], id, sizeof(id));
+		if (sz <= 0)
 			continue;
 		h.err = pev_data_features_add_build_id(f, -1, PERF_RECORD_MISC_USER,
 						       id, (size_t)sz, h.dsos[i]);

@@ -4,7 +4,9 @@
 # Quiet and fast when nothing is missing.
 set -eu
 PKGS=(
-  gcc make pkg-config binutils
+  gcc make pkg-config
+  binutils                   # its dependency libbinutils brings libbfd-*.so (C++ demangling, dlopen'd)
+  g++ python3                # programs the compatibility tests record with perf
   libelf-dev libdw-dev libtraceevent-dev libpfm4-dev libzstd-dev zlib1g-dev
   libbz2-dev liblzma-dev     # static link of the CLI (libdw.a needs them)
   clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)

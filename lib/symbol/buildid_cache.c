@@ -2,6 +2,8 @@
  *
  *   <dir>/<path>/<build id>/elf          a copy (or hard link) of the file
  *   <dir>/[kernel.kallsyms]/<id>/kallsyms the kernel's symbol list
+ *   <dir>/[vdso]/<id>/vdso               the vDSO's image (from memory)
+ *   <dir>/<path>/<id>/probes             empty (perf's uprobe cache)
  *   <dir>/.build-id/<id[0:2]>/<id[2:]>   -> ../../<path>/<build id>
  *
  * <dir> is $PERF_BUILDID_DIR, else $HOME/.debug, as perf. */
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +32,87 @@ int pev__buildid_dir(char *buf, size_t size)
 	else
 		return -ENOENT;
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* The vDSO mapped in this process: the same image for every process of
+ * the running kernel (perf record saves its own copy too). */
+int pev__vdso_image(const void **img, size_t *len)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
+	char line[512];
+	FILE *f;
+	int err = -ENOENT;
+
+	if (!base || !(f = fopen("/proc/self/maps", "re")))
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base && hi > lo &&
+		    strstr(line, "[vdso]")) {
+			*img = (const void *)lo;
+			*len = hi - lo;
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+PEV_EXPORT int pev_vdso_build_id(uint8_t *id, size_t max)
+{
+	struct pev_elf_info info;
+	const void *img;
+	size_t len;
+	int err = pev__vdso_image(&img, &len);
+
+	if (err < 0)
+		return err;
+	if ((err = pev__elf_info_read(NULL, img, len, &info)) < 0)
+		return err;
+	if (!info.build_id_size)
+		return -ENOENT;
+	memcpy(id, info.build_id, (size_t)info.build_id_size < max ?
+	       (size_t)info.build_id_size : max);
+	return info.build_id_size;
+}
+
+/* Writes the running vDSO to `to` (mode 0600, as perf's copy), when its
+ * build id is the one asked for. */
+static int write_vdso(const char *to, const uint8_t *id, size_t size)
+{
+	char tmp[PATH_MAX + 32];
+	uint8_t run[20];
+	const void *img;
+	size_t len;
+	int fd, err = pev_vdso_build_id(run, sizeof(run));
+
+	if (err < 0)
+		return err;
+	if ((size_t)err != size || memcmp(run, id, size))
+		return -ESRCH;	/* another kernel's vDSO: not ours to write */
+	if ((err = pev__vdso_image(&img, &len)) < 0)
+		return err;
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", to) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	if ((fd = mkstemp(tmp)) < 0)
+		return -errno;
+	for (size_t off = 0; off < len && !err;) {
+		ssize_t w = write(fd, (const char *)img + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			err = w < 0 ? -errno : -EIO;
+		else
+			off += (size_t)w;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, to))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
 }
 
 /* mkdir -p for the directories of path up to (not including) its last
@@ -113,11 +197,11 @@ PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 {
 	char base[PATH_MAX], d[PATH_MAX], f[PATH_MAX + 16], l[PATH_MAX + 64], t[PATH_MAX + 64];
 	char hex[41];
-	bool kernel;
+	bool kernel, vdso;
 	int err;
 
 	if (!path || !id || !size || size > 20 ||
-	    (path[0] != '/' && strcmp(path, "[kernel.kallsyms]")))
+	    (path[0] != '/' && strcmp(path, "[kernel.kallsyms]") && strcmp(path, "[vdso]")))
 		return -EINVAL;
 	if (dir)
 		snprintf(base, sizeof(base), "%s", dir);
@@ -125,16 +209,28 @@ PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 		return err;
 	for (size_t i = 0; i < size; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
-	kernel = path[0] == '[';
+	vdso = !strcmp(path, "[vdso]");
+	kernel = path[0] == '[' && !vdso;
 	/* The cached name drops the leading slash: <dir>/usr/bin/ls/<id>. */
 	if ((size_t)snprintf(d, sizeof(d), "%s/%s/%s", base, path + (path[0] == '/'), hex) >= sizeof(d))
 		return -ENAMETOOLONG;
 	if ((err = mkdirs(d, false)) < 0)
 		return err;
-	snprintf(f, sizeof(f), "%s/%s", d, kernel ? "kallsyms" : "elf");
+	snprintf(f, sizeof(f), "%s/%s", d, kernel ? "kallsyms" : vdso ? "vdso" : "elf");
 	if (access(f, F_OK) != 0 &&
-	    (err = copy_file(kernel ? "/proc/kallsyms" : path, f)) < 0)
+	    (err = vdso ? write_vdso(f, id, size) :
+	     copy_file(kernel ? "/proc/kallsyms" : path, f)) < 0)
 		return err;
+	/* perf 6.1 starts an empty uprobe cache (`probes`) next to each
+	 * file it caches. */
+	if (!kernel) {
+		int fd;
+
+		snprintf(f, sizeof(f), "%s/probes", d);
+		fd = open(f, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
 	if ((size_t)snprintf(l, sizeof(l), "%s/.build-id/%.2s/%s", base, hex, hex + 2) >= sizeof(l))
 		return -ENAMETOOLONG;
 	if ((err = mkdirs(l, true)) < 0)

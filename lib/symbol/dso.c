@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -406,33 +405,21 @@ static void load_vdso(struct pev_dso *d)
 		if (try_file(d, p, true, NULL))
 			return;
 	}
-	unsigned long base = getauxval(AT_SYSINFO_EHDR);
-	FILE *f;
-	char line[512];
-	unsigned long lo, hi;
+	const void *img;
+	size_t len;
+	struct pev_elf_info info;
 
-	if (!base || !(f = fopen("/proc/self/maps", "re")))
+	if (pev__vdso_image(&img, &len) < 0)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "[vdso]") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		if (lo == base && hi > lo) {
-			struct pev_elf_info info;
-			const void *img = (const void *)lo;
-
-			if (pev__elf_info_read(NULL, img, hi - lo, &info) == 0 &&
-			    (!d->bid_size || !info.build_id_size ||
-			     !memcmp(info.build_id, d->bid, (size_t)d->bid_size))) {
-				d->symtab = pev__symtab_load_elf_mem(img, hi - lo);
-				d->owns_symtab = d->symtab != NULL;
-				d->info = info;
-				d->info_loaded = true;
-				d->source = strdup("[vdso]");
-			}
-		}
-		break;
+	if (pev__elf_info_read(NULL, img, len, &info) == 0 &&
+	    (!d->bid_size || !info.build_id_size ||
+	     !memcmp(info.build_id, d->bid, (size_t)d->bid_size))) {
+		d->symtab = pev__symtab_load_elf_mem(img, len);
+		d->owns_symtab = d->symtab != NULL;
+		d->info = info;
+		d->info_loaded = true;
+		d->source = strdup("[vdso]");
 	}
-	fclose(f);
 }
 
 static void load_kernel(struct pev_dso *d)
