@@ -1,0 +1,687 @@
+/* The profile model: streaming samples into interned frames, interned
+ * call chains and entries (perfev/profile.h).
+ *
+ * Per sample the work is a few hash lookups: the thread's comm, the
+ * sample's location, each chain frame, the chain as a whole, the entry
+ * and the (entry, chain) pair.  Nothing is allocated per sample once the
+ * tables hold the data's variety: the cumulative entries and call trees
+ * are built once per distinct pair in pev_profile_finish()
+ * (profile_tree.c), which gives the same totals as perf's per-sample
+ * insertion because perf's trees are canonical (they do not depend on the
+ * order samples arrive in). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/profile_internal.h"
+
+int pf_htab_init(struct pf_htab *h, uint32_t cap)
+{
+	h->slot = calloc(cap, sizeof(*h->slot));
+	if (!h->slot)
+		return -ENOMEM;
+	h->mask = cap - 1;
+	h->n = 0;
+	return 0;
+}
+
+void pf_htab_release(struct pf_htab *h)
+{
+	free(h->slot);
+	h->slot = NULL;
+}
+
+int pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
+		 void *ctx)
+{
+	if ((uint64_t)(h->n + 1) * 4 < (uint64_t)(h->mask + 1) * 3)
+		return 0;
+	uint32_t cap = (h->mask + 1) * 2;
+	uint32_t *s = calloc(cap, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (uint32_t i = 0; i <= h->mask; i++) {
+		if (!h->slot[i])
+			continue;
+		uint32_t j = (uint32_t)rehash(ctx, h->slot[i] - 1) & (cap - 1);
+
+		while (s[j])
+			j = (j + 1) & (cap - 1);
+		s[j] = h->slot[i];
+	}
+	free(h->slot);
+	h->slot = s;
+	h->mask = cap - 1;
+	return 0;
+}
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)
+{
+	if (need <= *cap)
+		return 0;
+	uint32_t c = *cap ? *cap * 2 : 256;
+
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*arr, (size_t)c * elsz);
+
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = c;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+static uint64_t str_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->str_hash[i];
+}
+
+static uint64_t hash_bytes(const void *b, size_t n)
+{
+	const unsigned char *s = b;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len)
+{
+	uint64_t h = hash_bytes(s, len);
+	uint32_t i = (uint32_t)h & p->shash.mask;
+
+	for (; p->shash.slot[i]; i = (i + 1) & p->shash.mask) {
+		uint32_t k = p->shash.slot[i] - 1;
+
+		if (p->str_hash[k] == h && !strncmp(p->strs[k], s, len) &&
+		    !p->strs[k][len])
+			return p->strs[k];
+	}
+	uint32_t cap = p->str_cap;
+
+	if (grow((void **)&p->strs, &p->str_cap, p->nstrs + 1, sizeof(char *)) ||
+	    grow((void **)&p->str_hash, &cap, p->nstrs + 1, sizeof(uint64_t)))
+		return NULL;
+	if (cap != p->str_cap) {	/* keep both arrays the same size */
+		void *n = realloc(p->str_hash, (size_t)p->str_cap * sizeof(uint64_t));
+
+		if (!n)
+			return NULL;
+		p->str_hash = n;
+	}
+	char *c = strndup(s, len);
+
+	if (!c)
+		return NULL;
+	p->strs[p->nstrs] = c;
+	p->str_hash[p->nstrs] = h;
+	p->shash.slot[i] = ++p->nstrs;
+	p->shash.n++;
+	if (pf_htab_grow(&p->shash, str_rehash, p))
+		return NULL;
+	return c;
+}
+
+/* ----------------------------------------------------------------- frames */
+
+struct pev_profile_frame *pf_frame_at(const struct pev_profile *p, uint32_t i)
+{
+	return &p->fblocks[i / PF_FRAME_BLOCK][i % PF_FRAME_BLOCK].f;
+}
+
+static struct pf_frame *pfr(const struct pev_profile *p, uint32_t i)
+{
+	return &p->fblocks[i / PF_FRAME_BLOCK][i % PF_FRAME_BLOCK];
+}
+
+static uint64_t frame_rehash(void *ctx, uint32_t i)
+{
+	return pfr(ctx, i)->hash;
+}
+
+static uint32_t dso_order(struct pev_profile *p, struct pev_dso *dso)
+{
+	if (!dso)
+		return 0;
+	for (uint32_t i = 0; i < p->ndsos; i++)
+		if (p->dsos[i] == dso)
+			return i + 1;
+	if (grow((void **)&p->dsos, &p->dso_cap, p->ndsos + 1, sizeof(*p->dsos)))
+		return UINT32_MAX;
+	p->dsos[p->ndsos++] = dso;
+	return p->ndsos;
+}
+
+/* The frame for (dso, sym, inline name, key ip, level); keyip is 0 when
+ * the frame does not keep its address.  Returns its index or -ENOMEM. */
+static int64_t frame_get(struct pev_profile *p, struct pev_dso *dso,
+			 const struct pev_symbol *sym, const char *inl,
+			 uint64_t keyip, uint64_t ip, uint64_t addr, char level)
+{
+	uint64_t h = pf_mix(pf_mix(pf_mix(pf_mix((uintptr_t)dso, (uintptr_t)sym),
+				    (uintptr_t)inl), keyip), (uint8_t)level);
+	uint32_t i = (uint32_t)h & p->fhash.mask;
+
+	for (; p->fhash.slot[i]; i = (i + 1) & p->fhash.mask) {
+		uint32_t k = p->fhash.slot[i] - 1;
+		struct pf_frame *f = pfr(p, k);
+
+		if (f->hash == h && f->f.dso == dso && f->f.sym == sym &&
+		    f->f.inline_name == inl && f->f.level == level &&
+		    f->keyip == keyip)
+			return k;
+	}
+	uint32_t n = p->nframes;
+
+	if (n / PF_FRAME_BLOCK >= p->nfblocks) {
+		struct pf_frame **b = realloc(p->fblocks,
+					      (p->nfblocks + 1) * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		p->fblocks = b;
+		b[p->nfblocks] = calloc(PF_FRAME_BLOCK, sizeof(struct pf_frame));
+		if (!b[p->nfblocks])
+			return -ENOMEM;
+		p->nfblocks++;
+	}
+	struct pf_frame *f = pfr(p, n);
+	uint32_t ord = dso_order(p, dso);
+
+	if (ord == UINT32_MAX)
+		return -ENOMEM;
+	f->f.dso = dso;
+	f->f.sym = sym;
+	f->f.inline_name = inl;
+	f->f.ip = ip;
+	f->f.addr = addr;
+	f->f.level = level;
+	f->f.dso_order = ord;
+	f->hash = h;
+	f->keyip = keyip;
+	f->match = n;
+	p->fhash.slot[i] = n + 1;
+	p->fhash.n++;
+	p->nframes++;
+	if (pf_htab_grow(&p->fhash, frame_rehash, p))
+		return -ENOMEM;
+	/* Chains match by function: the match frame drops the address. */
+	if (sym && p->opts.match == PEV_PROFILE_FUNCTION && keyip) {
+		int64_t m = frame_get(p, dso, sym, inl, 0, ip, addr, level);
+
+		if (m < 0)
+			return m;
+		pfr(p, n)->match = (uint32_t)m;
+	}
+	return n;
+}
+
+static char level_of(uint8_t cpumode, bool kernel)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_HYPERVISOR: return 'H';
+	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+	case PERF_RECORD_MISC_GUEST_USER: return 'u';
+	default: return kernel ? 'k' : '.';
+	}
+}
+
+/* ---------------------------------------------------------------- entries */
+
+static uint64_t ent_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->ents[i].hash;
+}
+
+static uint64_t key_hash(const struct pf_key *k)
+{
+	const uint64_t *w = (const uint64_t *)k;
+	uint64_t h = 0;
+
+	for (size_t i = 0; i < sizeof(*k) / 8; i++)
+		h = pf_mix(h, w[i]);
+	return h;
+}
+
+int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
+		  const struct pev_profile_frame *fr, uint32_t *idx)
+{
+	uint64_t h = key_hash(k);
+	uint32_t i = (uint32_t)h & p->ehash.mask;
+
+	for (; p->ehash.slot[i]; i = (i + 1) & p->ehash.mask) {
+		uint32_t e = p->ehash.slot[i] - 1;
+
+		if (p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
+			*idx = e;
+			return 0;
+		}
+	}
+	if (grow((void **)&p->ents, &p->ent_cap, p->nents + 1, sizeof(*p->ents)))
+		return -ENOMEM;
+	struct pf_entry *e = &p->ents[p->nents];
+
+	memset(e, 0, sizeof(*e));
+	e->key = *k;
+	e->hash = h;
+	e->level = level;
+	e->e.comm = k->comm;
+	e->e.tid = k->tid;
+	e->e.frame = fr;
+	e->e.parent = k->parent;
+	e->e.srcline = k->srcline;
+	e->e.srcfile = k->srcfile;
+	e->e.cpu = k->cpu;
+	e->e.socket = k->socket;
+	e->e.time = k->time;
+	e->e.weight = k->weight;
+	e->e.cgroup = k->cgroup;
+	e->e.code_page_size = k->cps;
+	e->e.event = k->event;
+	*idx = p->nents;
+	p->ehash.slot[i] = ++p->nents;
+	p->ehash.n++;
+	return pf_htab_grow(&p->ehash, ent_rehash, p);
+}
+
+/* ----------------------------------------------------------------- chains */
+
+static uint64_t chain_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->chains[i].hash;
+}
+
+static int64_t chain_get(struct pev_profile *p, const uint32_t *ids, uint32_t n)
+{
+	uint64_t h = n;
+
+	for (uint32_t j = 0; j < n; j++)
+		h = pf_mix(h, ids[j]);
+	uint32_t i = (uint32_t)h & p->chash.mask;
+
+	for (; p->chash.slot[i]; i = (i + 1) & p->chash.mask) {
+		struct pf_chain *c = &p->chains[p->chash.slot[i] - 1];
+
+		if (c->hash == h && c->len == n &&
+		    !memcmp(p->chain_pool + c->off, ids, n * sizeof(*ids)))
+			return p->chash.slot[i] - 1;
+	}
+	if (grow((void **)&p->chains, &p->chain_cap, p->nchains + 1, sizeof(*p->chains)))
+		return -ENOMEM;
+	if (p->pool_len + n > p->pool_cap) {
+		uint64_t c = p->pool_cap ? p->pool_cap * 2 : 65536;
+
+		while (c < p->pool_len + n)
+			c *= 2;
+		uint32_t *np = realloc(p->chain_pool, c * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		p->chain_pool = np;
+		p->pool_cap = c;
+	}
+	memcpy(p->chain_pool + p->pool_len, ids, n * sizeof(*ids));
+	p->chains[p->nchains] = (struct pf_chain){ p->pool_len, n, h };
+	p->pool_len += n;
+	p->chash.slot[i] = ++p->nchains;
+	p->chash.n++;
+	if (pf_htab_grow(&p->chash, chain_rehash, p))
+		return -ENOMEM;
+	return p->nchains - 1;
+}
+
+static uint64_t pair_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->pairs[i].hash;
+}
+
+static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
+		    uint64_t period)
+{
+	uint64_t h = pf_mix(entry, chain);
+	uint32_t i = (uint32_t)h & p->phash.mask;
+
+	for (; p->phash.slot[i]; i = (i + 1) & p->phash.mask) {
+		struct pf_pair *q = &p->pairs[p->phash.slot[i] - 1];
+
+		if (q->entry == entry && q->chain == chain) {
+			q->period += period;
+			q->count++;
+			return 0;
+		}
+	}
+	if (grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
+		return -ENOMEM;
+	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, period, 1, h };
+	p->phash.slot[i] = ++p->npairs;
+	p->phash.n++;
+	return pf_htab_grow(&p->phash, pair_rehash, p);
+}
+
+/* ---------------------------------------------------------------- samples */
+
+static int scratch_room(struct pev_profile *p, size_t n)
+{
+	if (n <= p->scratch_cap)
+		return 0;
+	size_t c = p->scratch_cap ? p->scratch_cap * 2 : 256;
+
+	while (c < n)
+		c *= 2;
+	uint32_t *s = realloc(p->scratch, c * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	p->scratch = s;
+	p->scratch_cap = c;
+	return 0;
+}
+
+static int add_sample(struct pev_profile *p, const struct pev_record *rec)
+{
+	const struct pev_sample *s = &rec->u.sample;
+	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint32_t ev = rec->attr_index > 0 ? (uint32_t)rec->attr_index : 0;
+	const struct pev_filter *flt = p->opts.filter;
+	struct pev_addr_loc loc;
+	const char *comm;
+	struct pf_key k;
+	int err;
+
+	if (ev >= p->nevents)
+		return 0;
+	struct pev_profile_stats *st = &p->stats[ev];
+
+	if (flt && (!pev_filter_time_ok(flt, s->time) ||
+		    ((s->fields & PERF_SAMPLE_CPU) ? !pev_filter_cpu_ok(flt, s->cpu) :
+		     (pev_filter_needs(flt) & PEV_FILTER_NEED_CPU))))
+		return 0;
+	comm = pev_machine_comm(p->m, s->pid, s->tid);
+	comm = pf_intern_str(p, comm, strlen(comm));
+	if (!comm)
+		return -ENOMEM;
+	pev_machine_resolve(p->m, s->pid, s->ip, cpumode, &loc);
+	if (flt && pev_filter_needs(flt)) {
+		struct pev_filter_sample fs = {
+			.time = s->time, .cpu = s->cpu,
+			.has_cpu = !!(s->fields & PERF_SAMPLE_CPU),
+			.pid = (int32_t)s->pid, .tid = (int32_t)s->tid, .comm = comm,
+			.dso_short = loc.dso ? pev_dso_name(loc.dso) : NULL,
+			.dso_long = loc.dso ? pev_dso_name(loc.dso) : NULL,
+			.sym = loc.sym ? loc.sym->name : NULL,
+			.sym_start = loc.sym ? loc.sym->start : 0,
+		};
+
+		if (pev_filter_match(flt, &fs)) {
+			st->nr_filtered++;
+			st->filtered_period += s->period;
+			return 0;
+		}
+	}
+	char level = level_of(cpumode, loc.kernel);
+	bool keep_ip = p->frame_ip || !loc.sym;
+	int64_t self = frame_get(p, loc.dso, loc.sym, NULL,
+				 keep_ip ? loc.map_ip : 0, s->ip, loc.map_ip, level);
+
+	if (self < 0)
+		return (int)self;
+	/* A self frame is keyed by its map address (perf's al->addr). */
+	memset(&k, 0, sizeof(k));
+	k.event = ev;
+	if (p->key_on[PEV_SORT_COMM] || p->key_on[PEV_SORT_PID])
+		k.comm = comm;
+	if (p->key_on[PEV_SORT_PID])
+		k.tid = (int32_t)s->tid;
+	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_SYM] ||
+	    p->key_on[PEV_SORT_DSO_SIZE])
+		k.dso = loc.dso;
+	if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
+		k.sym = loc.sym;
+		if (!loc.sym)
+			k.kip = loc.map_ip;
+	}
+	if (p->key_on[PEV_SORT_CPU])
+		k.cpu = (s->fields & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
+	if (p->key_on[PEV_SORT_TIME]) {
+		uint64_t q = p->opts.time_quantum;
+
+		k.time = q ? s->time / q * q : s->time;
+	}
+	if (p->key_on[PEV_SORT_WEIGHT] || p->key_on[PEV_SORT_LOCAL_WEIGHT])
+		k.weight = s->weight & 0xffffffffu;
+	if (p->key_on[PEV_SORT_CGROUP_ID])
+		k.cgroup = s->cgroup;
+	if (p->key_on[PEV_SORT_CODE_PAGE_SIZE])
+		k.cps = s->code_page_size;
+	if (p->key_on[PEV_SORT_SRCLINE]) {
+		const char *sl = pev_profile_srcline(p, pf_frame_at(p, (uint32_t)self),
+						     false);
+
+		if (!sl)
+			return -ENOMEM;
+		k.srcline = sl;
+	}
+	uint32_t ei;
+
+	err = pf_entry_find(p, &k, level, pf_frame_at(p, (uint32_t)self), &ei);
+	if (err)
+		return err;
+	struct pev_profile_entry *e = &p->ents[ei].e;
+
+	if (!e->nr_samples && !e->acc_samples) {
+		e->pid = (int32_t)s->pid;
+		e->tid = (int32_t)s->tid;
+	}
+	e->period += s->period;
+	e->nr_samples++;
+	e->weight_sum += s->weight & 0xffffffffu;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: e->period_sys += s->period; break;
+	case PERF_RECORD_MISC_USER: e->period_us += s->period; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: e->period_guest_sys += s->period; break;
+	case PERF_RECORD_MISC_GUEST_USER: e->period_guest_us += s->period; break;
+	default: break;
+	}
+	if (p->opts.children) {
+		e->acc_period += s->period;
+		e->acc_samples++;
+	}
+	st->nr_samples++;
+	st->total_period += s->period;
+	if (!p->opts.callchains || !p->chain)
+		return 0;
+
+	const struct pev_frame *fr;
+	long n = pev_chain_resolve(p->chain, s, &fr);
+
+	if (n <= 0)
+		return n < 0 ? (int)n : 0;
+	unsigned max = p->opts.max_stack ? p->opts.max_stack : 127;
+	long first = 0;
+
+	/* perf counts --max-stack from the end it starts reading at: the
+	 * leaf in callee order, the root in caller order. */
+	if ((unsigned long)n > max) {
+		if (p->opts.order == PEV_PROFILE_CALLER)
+			first = n - max;
+		n = first + max;
+	}
+	if (scratch_room(p, (size_t)n))
+		return -ENOMEM;
+	for (long j = first; j < n; j++) {
+		const struct pev_frame *f = &fr[j];
+		bool kip = p->frame_ip || !f->loc.sym;
+		int64_t id = frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
+				       kip ? f->ip : 0, f->ip, f->loc.map_ip,
+				       f->loc.dso ? level_of(f->cpumode, f->loc.kernel) : 0);
+
+		if (id < 0)
+			return (int)id;
+		p->scratch[j - first] = (uint32_t)id;
+	}
+	int64_t ci = chain_get(p, p->scratch, (uint32_t)(n - first));
+
+	if (ci < 0)
+		return (int)ci;
+	return pair_add(p, ei, (uint32_t)ci, s->period);
+}
+
+PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)
+{
+	if (!p || !rec || p->finished)
+		return -EINVAL;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return add_sample(p, rec);
+	case PERF_RECORD_LOST_SAMPLES:
+		p->lost_samples += rec->u.lost_samples.lost;
+		return 0;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return pev_machine_process(p->m, rec);
+	default:
+		return 0;
+	}
+}
+
+PEV_EXPORT int pev_profile_read(struct pev_profile *p, struct pev_data *d,
+				void (*progress)(uint64_t done, void *arg),
+				void *arg)
+{
+	struct pev_data_event ev;
+	uint64_t n = 0;
+	int rc;
+
+	while ((rc = pev_data_next_ordered(d, &ev)) > 0) {
+		if (progress && !(++n & 0xffff))
+			progress(ev.offset, arg);
+		if (ev.decode_error)
+			continue;
+		rc = pev_profile_add(p, &ev.rec);
+		if (rc < 0)
+			return rc;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------- lifecycle */
+
+PEV_EXPORT struct pev_profile *
+pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
+		const struct pev_decoder *dec, const struct pev_profile_opts *opts)
+{
+	struct pev_profile *p;
+
+	if (!m || !dec) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->m = m;
+	p->chain = chain;
+	p->dec = dec;
+	if (opts) {
+		size_t n = opts->size && opts->size < sizeof(p->opts) ?
+			   opts->size : sizeof(p->opts);
+
+		memcpy(&p->opts, opts, n);
+	} else {
+		p->opts.keys[0] = PEV_SORT_COMM;
+		p->opts.keys[1] = PEV_SORT_DSO;
+		p->opts.keys[2] = PEV_SORT_SYM;
+	}
+	for (unsigned i = 0; i < PEV_PROFILE_MAX_KEYS && p->opts.keys[i]; i++) {
+		if (p->opts.keys[i] >= PEV_SORT_MAX) {
+			free(p);
+			errno = EINVAL;
+			return NULL;
+		}
+		p->key_on[p->opts.keys[i]] = true;
+		p->nkeys++;
+	}
+	p->frame_ip = p->opts.match == PEV_PROFILE_ADDRESS ||
+		      p->key_on[PEV_SORT_SRCLINE] || p->key_on[PEV_SORT_SRCFILE];
+	p->nevents = pev_decoder_nr_attrs(dec);
+	if (!p->nevents)
+		p->nevents = 1;
+	p->stats = calloc(p->nevents, sizeof(*p->stats));
+	p->order = calloc(p->nevents, sizeof(*p->order));
+	p->nnodes = 1;
+	if (!p->stats || !p->order || pf_htab_init(&p->fhash, 1024) ||
+	    pf_htab_init(&p->shash, 256) || pf_htab_init(&p->ehash, 1024) ||
+	    pf_htab_init(&p->chash, 1024) || pf_htab_init(&p->phash, 1024) ||
+	    pf_htab_init(&p->nhash, 1024) ||
+	    grow((void **)&p->nodes, &p->node_cap, 1, sizeof(*p->nodes))) {
+		pev_profile_free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(&p->nodes[0], 0, sizeof(p->nodes[0]));
+	return p;
+}
+
+PEV_EXPORT void pev_profile_free(struct pev_profile *p)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->nfblocks; i++)
+		free(p->fblocks[i]);
+	free(p->fblocks);
+	for (uint32_t i = 0; i < p->nstrs; i++)
+		free(p->strs[i]);
+	free(p->strs);
+	free(p->str_hash);
+	free(p->dsos);
+	free(p->ents);
+	free(p->chain_pool);
+	free(p->chains);
+	free(p->pairs);
+	free(p->nodes);
+	for (size_t i = 0; p->order && i < p->nevents; i++)
+		free(p->order[i]);
+	free(p->order);
+	free(p->stats);
+	free(p->scratch);
+	pf_htab_release(&p->fhash);
+	pf_htab_release(&p->shash);
+	pf_htab_release(&p->ehash);
+	pf_htab_release(&p->chash);
+	pf_htab_release(&p->phash);
+	pf_htab_release(&p->nhash);
+	pev_srclines_free(p->srclines);
+	free(p);
+}
+
+PEV_EXPORT uint64_t pev_profile_lost_samples(const struct pev_profile *p)
+{
+	return p ? p->lost_samples : 0;
+}
+
+PEV_EXPORT size_t pev_profile_nr_events(const struct pev_profile *p)
+{
+	return p ? p->nevents : 0;
+}
+
+PEV_EXPORT const struct pev_profile_stats *
+pev_profile_stats(const struct pev_profile *p, size_t event)
+{
+	return p && event < p->nevents ? &p->stats[event] : NULL;
+}
+
+PEV_EXPORT const char *pev_profile_entry_thread_comm(const struct pev_profile *p,
+						     const struct pev_profile_entry *e)
+{
+	return pev_machine_comm(p->m, (uint32_t)e->pid, (uint32_t)e->tid);
+}
