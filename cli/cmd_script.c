@@ -223,7 +223,13 @@ int cmd_script(int argc, char **argv)
 	s.dec = pev_data_decoder(s.data);
 	s.dsos = pev_dso_cache_new(&dopts);
 	s.machine = s.dsos ? pev_machine_new(s.dsos) : NULL;
-	if (!s.machine || so_init(&s.out, 1) < 0) {
+	struct pev_chain_opts copts = {
+		.size = sizeof(copts),
+		.max_stack = (unsigned)s.opt.max_stack,
+	};
+
+	s.chain = s.machine ? pev_chain_new(s.machine, &copts) : NULL;
+	if (!s.chain || so_init(&s.out, 1) < 0) {
 		cli_error("out of memory");
 		goto out;
 	}
@@ -250,6 +256,7 @@ out:
 	for (size_t i = 0; i < s.nr_events; i++)
 		free(s.events[i].owned);
 	free(s.events);
+	pev_chain_free(s.chain);
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);
 	pev_data_close(s.data);

@@ -125,6 +125,7 @@ struct script {
 	const struct pev_decoder *dec;
 	struct pev_dso_cache *dsos;
 	struct pev_machine *machine;
+	struct pev_chain *chain;	/* call chains to frames */
 	struct obuf out;
 	struct script_event *events;
 	size_t nr_events;

@@ -136,43 +136,42 @@ static void print_sym(struct obuf *o, const struct pev_addr_loc *al, uint64_t f)
 	}
 }
 
-static uint8_t context_cpumode(uint64_t ctx, uint8_t cur)
-{
-	switch (ctx) {
-	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
-	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
-	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
-	case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
-	case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
-	default: return cur;
-	}
-}
-
+/* The sample's call chain (sampled, and unwound from a user stack dump),
+ * one frame a line as perf 6.1's sample__fprintf_callchain: inline frames
+ * carry " (inlined)" and no DSO. */
 static void print_callchain(struct script *s, const struct pev_sample *smp,
 			    uint64_t f)
 {
 	struct obuf *o = &s->out;
-	const uint64_t *ips = smp->callchain.ips;
-	uint8_t cpumode = PERF_RECORD_MISC_USER;
-	int left = s->opt.max_stack;
+	const struct pev_frame *fr;
+	long n;
 
-	for (uint64_t i = 0; i < smp->callchain.nr && left > 0; i++) {
-		uint64_t ip = ips[i];
-		struct pev_addr_loc al;
+	if (s->opt.max_stack == 0)
+		return;
+	n = pev_chain_resolve(s->chain, smp, &fr);
+	for (long i = 0; i < n; i++) {
+		const struct pev_addr_loc *al = &fr[i].loc;
 
-		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = context_cpumode(ip, cpumode);
-			continue;
-		}
-		left--;
-		pev_machine_resolve(s->machine, smp->pid, ip, cpumode, &al);
 		if (f & F_IP) {
 			so_char(o, '\t');
-			so_hex(o, al.map_ip, 16);
+			so_hex(o, al->map_ip, 16);
 		}
-		print_sym(o, &al, f);
+		if (fr[i].inline_name) {
+			if (f & F_SYM) {
+				so_char(o, ' ');
+				so_str(o, fr[i].inline_name);
+				if (f & F_SYMOFFSET) {
+					so_mem(o, "+0x", 3);
+					so_hex(o, al->sym_off, 0);
+				}
+			}
+		} else {
+			print_sym(o, al, f);
+		}
 		if (f & F_SRCLINE)
-			script_print_srcline(s, &al, "\n  ");
+			script_print_srcline(s, al, "\n  ");
+		if (fr[i].inline_name)
+			so_mem(o, " (inlined)", 10);
 		so_char(o, '\n');
 	}
 }

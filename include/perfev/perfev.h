@@ -20,5 +20,6 @@
 #include <perfev/order.h>
 #include <perfev/synth.h>
 #include <perfev/topology.h>
+#include <perfev/callchain.h>
 
 #endif

@@ -1,0 +1,38 @@
+/* Internal: the call-chain resolver's state, shared by chain.c (sampled
+ * callchains), unwind.c (DWARF unwinding of user stacks) and inline.c
+ * (inline frames). */
+#ifndef PEV_UNWIND_INTERNAL_H
+#define PEV_UNWIND_INTERNAL_H
+
+#include <perfev/callchain.h>
+
+struct unwind_state;
+struct inline_state;
+
+struct pev_chain {
+	struct pev_machine *m;
+	struct pev_chain_opts opts;
+	struct pev_frame *frames;
+	size_t nr, cap;
+	struct unwind_state *uw;	/* created on the first dwarf sample */
+	struct inline_state *in;	/* created on the first inline lookup */
+};
+
+struct pev_frame *chain_push(struct pev_chain *c);
+int chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
+		 uint8_t cpumode, bool unwound);
+
+/* Appends the user frames unwound from smp's registers and stack dump.
+ * 0 (also when unwinding stops early) or -ENOMEM. */
+int chain_unwind(struct pev_chain *c, const struct pev_sample *smp);
+void chain_unwind_release(struct pev_chain *c);
+
+/* Appends the frames of the functions inlined at ip (innermost first,
+ * then the function that holds them) as perf does, when DWARF knows of
+ * any: 1 when it did (the caller adds no frame of its own), 0 when it did
+ * not, -ENOMEM. */
+int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
+		      uint64_t ip, uint8_t cpumode, bool unwound);
+void chain_inline_release(struct pev_chain *c);
+
+#endif
