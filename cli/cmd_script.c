@@ -71,33 +71,34 @@ static void handle(struct script *s, const struct pev_record *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
-		script_print_sample(s, rec);
+		if (script_filter_sample(s, rec))
+			script_print_sample(s, rec);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		pev_machine_process(s->machine, rec);
-		if (s->opt.show_mmap)
+		if (s->opt.show_mmap && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 		pev_machine_process(s->machine, rec);
-		if (s->opt.show_task)
+		if (s->opt.show_task && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PERF_RECORD_EXIT:
-		if (s->opt.show_task)
+		if (s->opt.show_task && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		pev_machine_process(s->machine, rec);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		if (s->opt.show_switch)
+		if (s->opt.show_switch && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		if (s->opt.show_lost)
+		if (s->opt.show_lost && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
 	case PEV_RECORD_HEADER_BUILD_ID: {
@@ -162,6 +163,7 @@ int cmd_script(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.opt.max_stack = 127;
+	s.opt.filter.size = sizeof(s.opt.filter);
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file (default perf.data, or the pipe on stdin; '-' reads a pipe)", NULL, 0 },
 		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print (perf's): comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat,cgroup; types hw,sw,trace,raw,break,synth; +f/-f add/remove", opt_fields, 0 },
@@ -174,6 +176,17 @@ int cmd_script(int argc, char **argv)
 		{ OPT_INT, 0, "max-stack", &s.opt.max_stack, "n", "print at most n callchain entries (127)", NULL, 0 },
 		{ OPT_BOOL, 0, "ns", &s.opt.ns, NULL, "times in nanoseconds", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &s.opt.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
+		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },
+		{ OPT_STRING, 'c', "comms", &s.opt.filter.comm, "comm[,comm...]", "only samples of these comms (file://PATH: one a line)", NULL, 0 },
+		{ OPT_STRING, 0, "comm", &s.opt.filter.comm, "comm[,comm...]", NULL, NULL, OPT_HIDDEN },
+		{ OPT_STRING, 0, "pid", &s.opt.filter.pid, "pid[,pid...]", "only samples of these processes", NULL, 0 },
+		{ OPT_STRING, 0, "tid", &s.opt.filter.tid, "tid[,tid...]", "only samples of these threads", NULL, 0 },
+		{ OPT_STRING, 'C', "cpu", &s.opt.filter.cpu, "cpu", "only samples (and side-band records) of these CPUs: 0-3,6", NULL, 0 },
+		{ OPT_STRING, 0, "time", &s.opt.filter.time, "str", "time span of interest: start,stop in seconds (either open, several ranges separated by spaces), or percent ranges 10%, 10%/2, 0%-10%,30%-40%", NULL, 0 },
+		{ OPT_STRING, 0, "dsos", &s.opt.filter.dso, "dso[,dso...]", "only samples whose ip is in these DSOs", NULL, 0 },
+		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (or 0xSTART addresses)", NULL, 0 },
+		{ OPT_BOOL, 0, "header", &s.opt.header, NULL, "print the file's header first", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &s.opt.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
 	int first = opt_parse(argc, argv, opts, usage, 0, &s);
@@ -195,6 +208,10 @@ int cmd_script(int argc, char **argv)
 			  s.opt.max_stack);
 		return EXIT_USAGE;
 	}
+	int frc = script_filter_setup(&s);
+
+	if (frc)
+		return frc;
 	/* perf: "Invalid file" (else every kernel symbol is [unknown]). */
 	if (s.opt.kallsyms && access(s.opt.kallsyms, R_OK)) {
 		cli_error("cannot read the kallsyms file '%s': %s", s.opt.kallsyms,
@@ -246,6 +263,11 @@ int cmd_script(int argc, char **argv)
 			  s.opt.input);
 		goto out;
 	}
+	if ((ret = script_filter_check_file(&s))) {
+		ret = ret == EXIT_USAGE ? EXIT_USAGE : EXIT_ERROR;
+		goto out;
+	}
+	ret = EXIT_ERROR;
 	s.arch = file_arch(pev_data_features(s.data));
 	ret = run(&s);
 out:
@@ -260,5 +282,6 @@ out:
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);
 	pev_data_close(s.data);
+	pev_filter_free(s.filter);
 	return ret;
 }

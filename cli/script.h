@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <perfev/filter.h>
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
 
@@ -117,6 +118,8 @@ struct script_opts {
 	bool hide_callchain;
 	bool ns;
 	int max_stack;
+	struct pev_filter_opts filter;	/* --comm, --pid, --tid, -C, --time, ... */
+	bool header, force;
 };
 
 struct script {
@@ -147,6 +150,7 @@ struct script {
 	struct insn_cache *insn;	/* script_insn.c */
 	struct dso_sections *sections;	/* script_src.c */
 	size_t nr_sections;
+	struct pev_filter *filter;	/* NULL: no filter option */
 };
 
 /* script_fields.c */
@@ -191,6 +195,13 @@ void script_insn_release(struct script *s);
 /* script_side.c */
 void script_print_side(struct script *s, const struct pev_record *rec);
 void script_dump_raw(struct script *s, const struct pev_data_event *ev);
+
+/* script_filter.c: 0 or the exit code after printing the error */
+int script_filter_setup(struct script *s);
+int script_filter_check_file(struct script *s);
+/* True when the sample (or side-band record) is to be printed. */
+bool script_filter_sample(struct script *s, const struct pev_record *rec);
+bool script_filter_side(struct script *s, const struct pev_record *rec);
 
 /* script_trace.c */
 int script_trace_setup(struct script *s);
