@@ -21,6 +21,7 @@ static int cmd_version(int argc, char **argv)
 static const struct cmd commands[] = {
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "record", cmd_record, "sample a command or targets into perf.data" },
+	{ "report", cmd_report, "show where the time goes in a perf.data file" },
 	{ "script", cmd_script, "print the records of a perf.data file" },
 	{ "stat", cmd_stat, "count events while a command runs, or on targets" },
 	{ "version", cmd_version, "print perfev's version" },

@@ -101,6 +101,10 @@ struct pev_profile_entry {
 	const char *comm;
 	int32_t pid, tid;
 	const struct pev_profile_frame *frame;	/* dso, symbol, address */
+	/* With a symbol key and no symbol: the address the entry is keyed
+	 * by (perf's he->ip): map-relative for a sample's own location, as
+	 * sampled for a chain entry in children mode. */
+	uint64_t ip;
 	const struct pev_profile_frame *parent;	/* PEV_SORT_PARENT */
 	const char *srcline, *srcfile;
 	int32_t cpu, socket;
@@ -170,6 +174,13 @@ pev_profile_node(const struct pev_profile *p, uint32_t n);
 PEV_EXPORT size_t pev_profile_node_children(const struct pev_profile *p,
 					    uint32_t n, uint64_t min_hit,
 					    uint32_t *out);
+/* The children of node n in perf's chain order (its rb_root_in: by DSO,
+ * then symbol start or address), all of them; returns how many. */
+PEV_EXPORT size_t pev_profile_node_children_chain(const struct pev_profile *p,
+						  uint32_t n, uint32_t *out);
+/* perf's short name of a DSO: the base name of its path, or the
+ * "[kernel.kallsyms]"-style name itself. */
+PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso);
 /* The thread's comm now (at the end of the stream), for column widths. */
 PEV_EXPORT const char *pev_profile_entry_thread_comm(const struct pev_profile *p,
 						     const struct pev_profile_entry *e);

@@ -273,6 +273,7 @@ int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 	e->e.comm = k->comm;
 	e->e.tid = k->tid;
 	e->e.frame = fr;
+	e->e.ip = k->kip;
 	e->e.parent = k->parent;
 	e->e.srcline = k->srcline;
 	e->e.srcfile = k->srcfile;
@@ -365,6 +366,14 @@ static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
 
 /* ---------------------------------------------------------------- samples */
 
+PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso)
+{
+	const char *n = dso ? pev_dso_name(dso) : NULL;
+	const char *b = n && n[0] != '[' ? strrchr(n, '/') : NULL;
+
+	return b ? b + 1 : n;
+}
+
 static int scratch_room(struct pev_profile *p, size_t n)
 {
 	if (n <= p->scratch_cap)
@@ -411,10 +420,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			.time = s->time, .cpu = s->cpu,
 			.has_cpu = !!(s->fields & PERF_SAMPLE_CPU),
 			.pid = (int32_t)s->pid, .tid = (int32_t)s->tid, .comm = comm,
-			.dso_short = loc.dso ? pev_dso_name(loc.dso) : NULL,
+			.dso_short = loc.dso ? pev_profile_dso_short(loc.dso) : NULL,
 			.dso_long = loc.dso ? pev_dso_name(loc.dso) : NULL,
 			.sym = loc.sym ? loc.sym->name : NULL,
-			.sym_start = loc.sym ? loc.sym->start : 0,
+			.ip = s->ip,
 		};
 
 		if (pev_filter_match(flt, &fs)) {

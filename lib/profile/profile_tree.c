@@ -113,8 +113,12 @@ int pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 	return 0;
 }
 
-/* perf's match_chain order of two chain entries (ascending). */
+/* perf's rb_root_in order of two chain entries: match_chain() puts a new
+ * entry left of an existing one that compares lower, so the in-order walk
+ * is descending by (DSO, symbol start or address). */
 static int chain_cmp(const struct pev_profile *p, const struct pev_profile_frame *a,
+		     const struct pev_profile_frame *b);
+static int chain_cmp_asc(const struct pev_profile *p, const struct pev_profile_frame *a,
 		     const struct pev_profile_frame *b)
 {
 	if (a->dso != b->dso)
@@ -137,6 +141,12 @@ static int chain_cmp(const struct pev_profile *p, const struct pev_profile_frame
 	if (a->ip != b->ip)
 		return a->ip < b->ip ? -1 : 1;
 	return 0;
+}
+
+static int chain_cmp(const struct pev_profile *p, const struct pev_profile_frame *a,
+		     const struct pev_profile_frame *b)
+{
+	return -chain_cmp_asc(p, a, b);
 }
 
 static const struct pev_profile *sort_p;
@@ -171,6 +181,28 @@ PEV_EXPORT size_t pev_profile_node_children(const struct pev_profile *p,
 	return k;
 }
 
+static int chain_only_cmp(const void *x, const void *y)
+{
+	const struct pev_profile_node *a = &sort_p->nodes[*(const uint32_t *)x].n;
+	const struct pev_profile_node *b = &sort_p->nodes[*(const uint32_t *)y].n;
+
+	return chain_cmp(sort_p, a->frame, b->frame);
+}
+
+PEV_EXPORT size_t pev_profile_node_children_chain(const struct pev_profile *p,
+						  uint32_t n, uint32_t *out)
+{
+	size_t k = 0;
+
+	if (!p || !n || n >= p->nnodes)
+		return 0;
+	for (uint32_t c = p->nodes[n].n.first_child; c; c = p->nodes[c].n.next_sibling)
+		out[k++] = c;
+	sort_p = p;
+	qsort(out, k, sizeof(*out), chain_only_cmp);
+	return k;
+}
+
 PEV_EXPORT const struct pev_profile_node *
 pev_profile_node(const struct pev_profile *p, uint32_t n)
 {
@@ -190,7 +222,7 @@ static int dso_cmp(const struct pev_dso *a, const struct pev_dso *b)
 {
 	if (!a || !b)
 		return !a && !b ? 0 : !a ? 1 : -1;	/* no DSO last */
-	return cmp_name(pev_dso_name(a), pev_dso_name(b));
+	return cmp_name(pev_profile_dso_short(a), pev_profile_dso_short(b));
 }
 
 static int s64_sign(uint64_t a, uint64_t b)
