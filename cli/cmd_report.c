@@ -148,6 +148,7 @@ static int setup_and_read(struct report *r)
 		popts.keys[i] = r->keys[i];
 	popts.callchains = r->chain != NULL;
 	popts.children = r->cumulate;
+	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
 	popts.match = r->gkey;
 	popts.max_stack = (unsigned)r->max_stack;

@@ -130,7 +130,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 			     f && f->dso ? pev_profile_dso_short(f->dso) : "[unknown]");
 		break;
 	case PEV_SORT_SYM: {
-		char lv = f && f->level ? f->level : '.';
+		char lv = e->level ? e->level : '.';
 
 		if (f && f->sym && f->dso)
 			n = snprintf(b, sz, "[%c] %.*s%s", lv, w > 4 ? w - 4 : 0,

@@ -64,6 +64,9 @@ struct pev_profile_opts {
 	enum pev_profile_order order;	/* order of the call trees */
 	enum pev_profile_match match;	/* how chain entries match */
 	unsigned max_stack;		/* 0: 127 */
+	/* Entries of equal children period: the caller first, as perf 6.1
+	 * orders them when call graphs are shown. */
+	bool caller_first;
 	/* Drop samples the filter rejects (borrowed; NULL: keep all).  The
 	 * dropped ones count in pev_profile_stats.nr_filtered*. */
 	const struct pev_filter *filter;
@@ -116,6 +119,8 @@ struct pev_profile_entry {
 	uint64_t acc_period, acc_samples;	/* children mode */
 	uint64_t weight_sum;			/* sum of sample weights */
 	uint32_t tree;		/* root node of its call tree (0: none) */
+	uint32_t max_depth;	/* longest chain in the tree */
+	char level;		/* perf's [x] of the entry ('.', 'k', ...) */
 	uint32_t event;		/* event index */
 	uint32_t pid_tid_comm;	/* internal */
 };

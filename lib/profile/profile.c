@@ -270,6 +270,7 @@ int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 	e->key = *k;
 	e->hash = h;
 	e->level = level;
+	e->e.level = level;
 	e->e.comm = k->comm;
 	e->e.tid = k->tid;
 	e->e.frame = fr;

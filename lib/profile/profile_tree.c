@@ -297,24 +297,157 @@ static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
 	return key_collapse(a, b, k);
 }
 
-static int entry_cmp(const void *x, const void *y)
+/* perf's hist_entry__sort(a, b) < 0: a is printed before b. */
+static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 {
-	const struct pev_profile *p = sort_p;
-	uint32_t ia = *(const uint32_t *)x, ib = *(const uint32_t *)y;
 	const struct pf_entry *a = &p->ents[ia], *b = &p->ents[ib];
 	int c;
 
 	if (p->opts.children && a->e.acc_period != b->e.acc_period)
 		return a->e.acc_period > b->e.acc_period ? -1 : 1;
+	/* perf's __hpp__sort_acc: same thread, the caller above the callee */
+	if (p->opts.children && p->opts.caller_first && a->e.pid == b->e.pid &&
+	    a->e.tid == b->e.tid && a->e.max_depth != b->e.max_depth) {
+		bool deeper_first = p->opts.order == PEV_PROFILE_CALLER;
+
+		return (a->e.max_depth > b->e.max_depth) == deeper_first ? -1 : 1;
+	}
 	if (a->e.period != b->e.period)
 		return a->e.period > b->e.period ? -1 : 1;
 	for (unsigned i = 0; i < p->nkeys; i++)
 		if ((c = key_sort(a, b, p->opts.keys[i])))
 			return c;
+	return 0;
+}
+
+/* The order of perf's collapsed tree (a total order). */
+static int collapse_cmp(const void *x, const void *y)
+{
+	const struct pev_profile *p = sort_p;
+	uint32_t ia = *(const uint32_t *)x, ib = *(const uint32_t *)y;
+	int c;
+
 	for (unsigned i = 0; i < p->nkeys; i++)
-		if ((c = key_collapse(a, b, p->opts.keys[i])))
+		if ((c = key_collapse(&p->ents[ia], &p->ents[ib], p->opts.keys[i])))
 			return c;
 	return ia < ib ? -1 : ia > ib;
+}
+
+/* perf inserts the collapsed entries one by one into a red-black tree
+ * (lib/rbtree.c) with entry_cmp, equal ones to the right.  entry_cmp is
+ * not transitive (the caller-first rule applies to one thread only), so
+ * the printed order depends on the tree's shape: build the same tree. */
+struct rbt {
+	uint32_t *l, *r, *up;	/* 1-based positions, 0: none */
+	uint8_t *red;
+	uint32_t root;
+};
+
+static void rb_rotate(struct rbt *t, uint32_t x, bool left)
+{
+	uint32_t *a = left ? t->r : t->l, *b = left ? t->l : t->r;
+	uint32_t y = a[x];
+
+	a[x] = b[y];
+	if (b[y])
+		t->up[b[y]] = x;
+	t->up[y] = t->up[x];
+	if (!t->up[x])
+		t->root = y;
+	else if (x == t->l[t->up[x]])
+		t->l[t->up[x]] = y;
+	else
+		t->r[t->up[x]] = y;
+	b[y] = x;
+	t->up[x] = y;
+}
+
+static void rb_fix(struct rbt *t, uint32_t z)
+{
+	while (t->up[z] && t->red[t->up[z]]) {
+		uint32_t pz = t->up[z], g = t->up[pz];
+		bool pleft = pz == t->l[g];
+		uint32_t u = pleft ? t->r[g] : t->l[g];
+
+		if (u && t->red[u]) {
+			t->red[pz] = 0;
+			t->red[u] = 0;
+			t->red[g] = 1;
+			z = g;
+			continue;
+		}
+		if (z == (pleft ? t->r[pz] : t->l[pz])) {
+			z = pz;
+			rb_rotate(t, z, pleft);
+			pz = t->up[z];
+			g = t->up[pz];
+		}
+		t->red[pz] = 0;
+		t->red[g] = 1;
+		rb_rotate(t, g, !pleft);
+	}
+	t->red[t->root] = 0;
+}
+
+static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
+{
+	struct rbt t = { 0 };
+	uint32_t *res, k = 0;
+
+	sort_p = p;
+	qsort(o, n, sizeof(*o), collapse_cmp);
+	t.l = calloc(n + 1, sizeof(uint32_t));
+	t.r = calloc(n + 1, sizeof(uint32_t));
+	t.up = calloc(n + 1, sizeof(uint32_t));
+	t.red = calloc(n + 1, 1);
+	res = malloc((n + 1) * sizeof(uint32_t));
+	if (!t.l || !t.r || !t.up || !t.red || !res) {
+		free(t.l); free(t.r); free(t.up); free(t.red); free(res);
+		return -ENOMEM;
+	}
+	for (uint32_t z = 1; z <= n; z++) {
+		uint32_t y = 0, x = t.root;
+		bool left = false;
+
+		while (x) {
+			y = x;
+			left = entry_cmp(p, o[z - 1], o[x - 1]) < 0;
+			x = left ? t.l[x] : t.r[x];
+		}
+		t.up[z] = y;
+		t.red[z] = 1;
+		if (!y)
+			t.root = z;
+		else if (left)
+			t.l[y] = z;
+		else
+			t.r[y] = z;
+		rb_fix(&t, z);
+	}
+	/* in-order walk without a stack: follow parents back up */
+	for (uint32_t x = t.root, prev = 0; x;) {
+		if (prev == t.up[x]) {		/* came down */
+			if (t.l[x]) {
+				prev = x;
+				x = t.l[x];
+				continue;
+			}
+			prev = 0;		/* pretend we came back from the left */
+		}
+		if (prev == t.l[x]) {		/* left done */
+			res[k++] = o[x - 1];
+			if (t.r[x]) {
+				prev = x;
+				x = t.r[x];
+				continue;
+			}
+		}
+		prev = x;
+		x = t.up[x];
+	}
+	memcpy(o, res, n * sizeof(*o));
+	free(t.l); free(t.r); free(t.up); free(t.red); free(res);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- finish */
@@ -331,6 +464,8 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 		w[j] = p->chain_pool[c->off + (p->opts.order == PEV_PROFILE_CALLER ?
 					      n - 1 - j : j)];
 	err = pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period, q->count);
+	if (n > p->ents[self].e.max_depth)
+		p->ents[self].e.max_depth = n;
 	if (err || !p->opts.children)
 		return err;
 	uint32_t *seen = w + n, nseen = 0;
@@ -376,6 +511,8 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 		seen[nseen++] = ei;
 		err = pf_tree_insert(p, &p->ents[ei].e.tree, w + j, n - j,
 				     q->period, q->count);
+		if (n - j > p->ents[ei].e.max_depth)
+			p->ents[ei].e.max_depth = n - j;
 		if (err)
 			return err;
 	}
@@ -422,9 +559,9 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 		for (uint32_t i = 0; i < p->nents; i++)
 			if (p->ents[i].e.event == ev)
 				o[k++] = i;
-		sort_p = p;
-		qsort(o, k, sizeof(*o), entry_cmp);
 		p->order[ev] = o;
+		if (output_order(p, o, k))
+			return -ENOMEM;
 		p->stats[ev].nr_entries = k;
 	}
 	return 0;
