@@ -263,11 +263,9 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 		return false;
 	if (!info.has_symtab && !(any && info.has_dynsym))
 		return false;
-	/* PLT entries get names only when the symbols come from a separate
-	 * debug file: what perf 6.1 prints (with the binary's own .symtab, a
-	 * PLT address shows as the preceding symbol, _init+0x30). */
-	struct pev_symtab *st = pev__symtab_load_elf_plt(path,
-		runtime && strcmp(runtime, path) ? runtime : NULL);
+	/* perf takes the PLT from the runtime binary, or from the symbol
+	 * file itself when the binary is not there. */
+	struct pev_symtab *st = pev__symtab_load_elf_plt(path, runtime ? runtime : path);
 
 	if (!st)
 		return false;

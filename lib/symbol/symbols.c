@@ -25,6 +25,9 @@ struct pev_symtab {
 	struct pev_symbol *syms;
 	size_t nr, cap;
 	bool finished;
+	size_t marks[4], nr_marks;	/* ends of perf's loading passes */
+	struct pev_rbnode *tree;	/* when finished: by index in syms */
+	uint32_t root;
 	struct arena_block *arena;
 };
 
@@ -69,6 +72,7 @@ PEV_EXPORT void pev_symtab_free(struct pev_symtab *st)
 		free(b);
 	}
 	free(st->syms);
+	free(st->tree);
 	free(st);
 }
 
@@ -105,17 +109,6 @@ PEV_EXPORT int pev_symtab_add(struct pev_symtab *st, uint64_t start,
 	return 0;
 }
 
-/* Sort by start; equal starts keep insertion order so that the result
- * does not depend on qsort's whims (the address is the tie-break). */
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct pev_symbol *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 static int leading_underscores(const char *s)
 {
 	int n = 0;
@@ -125,7 +118,8 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
-/* perf's choose_best_symbol (util/symbol.c): true when a is kept over b. */
+/* perf's choose_best_symbol (util/symbol.c): true when a is kept over b
+ * (on a full tie, a: the one first in address order). */
 static bool better_symbol(const struct pev_symbol *a, const struct pev_symbol *b)
 {
 	bool az = a->end == a->start, bz = b->end == b->start;
@@ -152,27 +146,19 @@ static bool module_differs(const struct pev_symbol *a, const struct pev_symbol *
 	return !a->module != !b->module;
 }
 
-static void dedup(struct pev_symtab *st)
+/* perf's symbols__fixup_end: in address order, a size-0 symbol ends
+ * where the next one starts (the kernel's last symbol before the modules
+ * a page further); the last one, if size 0, ends a page after its page. */
+static void fixup_end(struct pev_symtab *st, const struct pev_rbnode *t,
+		      uint32_t root)
 {
-	size_t out = 0;
+	uint32_t i = pev__rb_first(t, root), n;
+	struct pev_symbol *s = st->syms;
 
-	for (size_t i = 0; i < st->nr; i++) {
-		if (out && st->syms[out - 1].start == st->syms[i].start) {
-			if (!better_symbol(&st->syms[out - 1], &st->syms[i]))
-				st->syms[out - 1] = st->syms[i];
-			continue;
-		}
-		st->syms[out++] = st->syms[i];
-	}
-	st->nr = out;
-}
-
-/* Size-0 symbols end where the next begins; the kernel's last symbol
- * before the modules, and the last of all, end a page further. */
-static void fixup_end(struct pev_symtab *st)
-{
-	for (size_t i = 0; i + 1 < st->nr; i++) {
-		struct pev_symbol *p = &st->syms[i], *c = &st->syms[i + 1];
+	if (i == PEV_RB_NIL)
+		return;
+	for (; (n = pev__rb_next(t, i)) != PEV_RB_NIL; i = n) {
+		struct pev_symbol *p = &s[i], *c = &s[n];
 
 		if (p->end != p->start)
 			continue;
@@ -184,34 +170,115 @@ static void fixup_end(struct pev_symtab *st)
 			p->end = c->start;
 		}
 	}
-	if (st->nr) {
-		struct pev_symbol *l = &st->syms[st->nr - 1];
-
-		if (l->end == l->start)
-			l->end = (l->start + 4095) / 4096 * 4096 + 4096;
-		if (l->end <= l->start)
-			l->end = UINT64_MAX;
+	if (s[i].end == s[i].start) {
+		s[i].end = (s[i].start + 4095) / 4096 * 4096 + 4096;
+		if (s[i].end <= s[i].start)
+			s[i].end = UINT64_MAX;
 	}
 }
 
-/* ELF tables drop duplicates first and then fix ends; perf does it the
- * other way round for kallsyms, so that of several names at one address
- * the last listed (the only one left with a size) wins. */
+/* perf's symbols__fixup_duplicate: of neighbours with one start, the
+ * worse is erased from the tree (which reshapes it, as in perf). */
+static void fixup_duplicate(struct pev_symtab *st, struct pev_rbnode *t,
+			    uint32_t *root)
+{
+	uint32_t cur = pev__rb_first(t, *root);
+
+	while (cur != PEV_RB_NIL) {
+		uint32_t next = pev__rb_next(t, cur);
+
+		if (next == PEV_RB_NIL)
+			break;
+		if (st->syms[cur].start != st->syms[next].start) {
+			cur = next;
+			continue;
+		}
+		if (better_symbol(&st->syms[cur], &st->syms[next])) {
+			pev__rb_erase(t, root, next);
+		} else {
+			pev__rb_erase(t, root, cur);
+			cur = next;
+		}
+	}
+}
+
+void pev__symtab_mark_loaded(struct pev_symtab *st)
+{
+	if (st && !st->finished && st->nr_marks < sizeof(st->marks) / sizeof(st->marks[0]))
+		st->marks[st->nr_marks++] = st->nr;
+}
+
+/* Builds perf's tree: each loading pass's symbols in the order they were
+ * added, then the ends and duplicates of the whole tree fixed; then the
+ * symbols added after the last pass (PLT) as they are; then lays
+ * the survivors out in address order with the tree's links renumbered. */
 int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first)
 {
+	struct pev_rbnode *t;
+	uint32_t root = PEV_RB_NIL, *pos;
+	size_t from = 0;
+
+	(void)ends_first;	/* perf fixes ends first for ELF and kallsyms */
 	if (!st)
 		return -EINVAL;
 	if (st->finished)
 		return 0;
-	if (st->nr > 1)
-		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_sym);
-	if (ends_first) {
-		fixup_end(st);
-		dedup(st);
-	} else {
-		dedup(st);
-		fixup_end(st);
+	if (st->nr >= PEV_RB_NIL)
+		return -ENOMEM;
+	if (!st->nr_marks)
+		pev__symtab_mark_loaded(st);
+	t = malloc((st->nr ? st->nr : 1) * sizeof(*t));
+	pos = malloc((st->nr ? st->nr : 1) * sizeof(*pos));
+	if (!t || !pos) {
+		free(t);
+		free(pos);
+		return -ENOMEM;
 	}
+	for (size_t m = 0; m < st->nr_marks; m++) {
+		if (st->marks[m] == from)
+			continue;	/* perf fixes nothing after an empty pass */
+		for (size_t i = from; i < st->marks[m]; i++)
+			pev__rb_insert(t, &root, (uint32_t)i, st->syms);
+		fixup_end(st, t, root);
+		fixup_duplicate(st, t, &root);
+		from = st->marks[m];
+	}
+	for (size_t i = from; i < st->nr; i++)
+		pev__rb_insert(t, &root, (uint32_t)i, st->syms);
+
+	struct pev_symbol *sorted = malloc((st->nr ? st->nr : 1) * sizeof(*sorted));
+	size_t out = 0;
+
+	if (!sorted) {
+		free(t);
+		free(pos);
+		return -ENOMEM;
+	}
+	for (uint32_t i = pev__rb_first(t, root); i != PEV_RB_NIL; i = pev__rb_next(t, i)) {
+		pos[i] = (uint32_t)out;
+		sorted[out++] = st->syms[i];
+	}
+	st->tree = malloc((out ? out : 1) * sizeof(*st->tree));
+	if (!st->tree) {
+		free(t);
+		free(pos);
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (uint32_t i = pev__rb_first(t, root); i != PEV_RB_NIL; i = pev__rb_next(t, i)) {
+		struct pev_rbnode *d = &st->tree[pos[i]];
+
+		d->left = t[i].left == PEV_RB_NIL ? PEV_RB_NIL : pos[t[i].left];
+		d->right = t[i].right == PEV_RB_NIL ? PEV_RB_NIL : pos[t[i].right];
+		d->parent = PEV_RB_NIL;
+		d->red = t[i].red;
+	}
+	st->root = root == PEV_RB_NIL ? PEV_RB_NIL : pos[root];
+	free(st->syms);
+	st->syms = sorted;
+	st->nr = st->cap = out;
+	free(t);
+	free(pos);
 	st->finished = true;
 	return 0;
 }
@@ -221,29 +288,21 @@ PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st)
 	return pev_symtab_finish_impl(st, false);
 }
 
-/* How far back to look for an enclosing symbol when the nearest one does
- * not contain the address (nested or overlapping symbols). */
-#define OVERLAP_LOOKBACK 8
-
+/* perf's symbols__find: down the tree, the first symbol that holds addr
+ * (a size-0 symbol holds its own address). */
 PEV_EXPORT const struct pev_symbol *
 pev_symtab_lookup(const struct pev_symtab *st, uint64_t addr)
 {
-	if (!st || !st->finished || !st->nr || addr < st->syms[0].start)
+	if (!st || !st->finished)
 		return NULL;
-	size_t lo = 0, hi = st->nr;	/* last with start <= addr in [lo, hi) */
+	for (uint32_t n = st->root; n != PEV_RB_NIL;) {
+		const struct pev_symbol *s = &st->syms[n];
 
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->syms[mid].start <= addr)
-			lo = mid;
+		if (addr < s->start)
+			n = st->tree[n].left;
+		else if (addr > s->end || (addr == s->end && addr != s->start))
+			n = st->tree[n].right;
 		else
-			hi = mid;
-	}
-	for (size_t k = 0; k < OVERLAP_LOOKBACK && k <= lo; k++) {
-		const struct pev_symbol *s = &st->syms[lo - k];
-
-		if (addr < s->end)
 			return s;
 	}
 	return NULL;

@@ -62,6 +62,27 @@ static long params_start(const char *s, size_t n)
 	return -1;
 }
 
+/* Start of the qualified name holding the first "operator" keyword at
+ * depth 0 of s[0, n), or n when there is none. */
+static long operator_start(const char *s, long n)
+{
+	int depth = 0;
+
+	for (long i = 0; i + 8 <= n; i++) {
+		if (s[i] == '<' || s[i] == '(')
+			depth++;
+		else if ((s[i] == '>' || s[i] == ')') && depth)
+			depth--;
+		else if (!depth && !strncmp(s + i, "operator", 8) &&
+			 (i == 0 || s[i - 1] == ':' || s[i - 1] == ' ') &&
+			 (i + 8 == n || !(s[i + 8] == '_' || (s[i + 8] >= 'a' && s[i + 8] <= 'z') ||
+					  (s[i + 8] >= 'A' && s[i + 8] <= 'Z') ||
+					  (s[i + 8] >= '0' && s[i + 8] <= '9'))))
+			return i;
+	}
+	return n;
+}
+
 char *pev_demangle(const char *name)
 {
 	int status = -1;
@@ -87,7 +108,11 @@ char *pev_demangle(const char *name)
 		int depth = 0;
 		long cut = -1;
 
-		for (long i = 0; i < p; i++) {
+		/* "operator delete", "operator bool", "std::operator<": the
+		 * name's own spaces and brackets are not the return type's. */
+		long lim = operator_start(full, p);
+
+		for (long i = 0; i < lim; i++) {
 			if (full[i] == '<' || full[i] == '(')
 				depth++;
 			else if ((full[i] == '>' || full[i] == ')') && depth)

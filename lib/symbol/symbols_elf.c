@@ -52,18 +52,20 @@ static void elf_close(Elf *e, int fd)
 		close(fd);
 }
 
-/* perf's elf_sym__is_function: a named, defined function. */
-static bool sym_is_function(const GElf_Sym *s)
+/* perf's elf_sym__filter: a named, defined function or data object
+ * (perf keeps both in one tree since 4.17; the objects never match a
+ * code address but shape the tree and end size-0 symbols before them). */
+static bool sym_is_function_or_object(const GElf_Sym *s)
 {
 	int t = GELF_ST_TYPE(s->st_info);
 
-	return (t == STT_FUNC || t == STT_GNU_IFUNC) && s->st_name != 0 &&
-	       s->st_shndx != SHN_UNDEF;
+	return (t == STT_FUNC || t == STT_GNU_IFUNC || t == STT_OBJECT) &&
+	       s->st_name != 0 && s->st_shndx != SHN_UNDEF;
 }
 
 /* perf's elf_sym__is_label: a named NOTYPE symbol (an assembler label
  * such as ld.so's _start) that is defined, not absolute, and visible;
- * kept when its section is a text section. */
+ * kept when its section is a text or data section. */
 static bool sym_is_label(const GElf_Sym *s)
 {
 	int vis = GELF_ST_VISIBILITY(s->st_other);
@@ -73,7 +75,8 @@ static bool sym_is_label(const GElf_Sym *s)
 	       vis != STV_HIDDEN && vis != STV_INTERNAL;
 }
 
-static bool section_is_text(Elf *e, size_t shstrndx, size_t idx)
+/* perf's elf_sec__filter: the section's name says text or data. */
+static bool section_is_text_or_data(Elf *e, size_t shstrndx, size_t idx)
 {
 	Elf_Scn *scn = elf_getscn(e, idx);
 	GElf_Shdr sh;
@@ -82,7 +85,18 @@ static bool section_is_text(Elf *e, size_t shstrndx, size_t idx)
 	if (!scn || !gelf_getshdr(scn, &sh))
 		return false;
 	name = elf_strptr(e, shstrndx, sh.sh_name);
-	return name && strstr(name, "text");
+	return name && (strstr(name, "text") || strstr(name, "data"));
+}
+
+static bool section_is_alloc(Elf *e, size_t idx)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (idx >= SHN_LORESERVE)
+		return true;
+	scn = elf_getscn(e, idx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC);
 }
 
 static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st)
@@ -105,9 +119,13 @@ static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st)
 
 		if (!gelf_getsym(data, (int)i, &s))
 			continue;
-		if (!sym_is_function(&s) &&
+		if (!sym_is_function_or_object(&s) &&
 		    !(sym_is_label(&s) && have_shstr && s.st_shndx < SHN_LORESERVE &&
-		      section_is_text(e, shstrndx, s.st_shndx)))
+		      section_is_text_or_data(e, shstrndx, s.st_shndx)))
+			continue;
+		/* perf skips absolute symbols and those of sections that are
+		 * not loaded (.gnu.warning.*). */
+		if (s.st_shndx == SHN_ABS || !section_is_alloc(e, s.st_shndx))
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name)
@@ -155,54 +173,87 @@ static Elf_Scn *find_named(Elf *e, const char *want, GElf_Shdr *out)
 	return NULL;
 }
 
-/* perf's dso__synthesize_plt_symbols (x86-64 layout: 16-byte entries;
- * .plt starts with a 16-byte header, .plt.sec has none): entry i of the
- * PLT belongs to relocation i of .rela.plt and is named "<sym>@plt"
- * ("@plt" for IRELATIVE slots, which name no symbol). */
+/* PLT stub sizes as perf 6.1 assumes them: fixed for ARM and AArch64,
+ * else the .plt section's entry size for the header and every stub. */
+static bool plt_sizes(Elf *e, const GElf_Shdr *plt, uint64_t *hdr,
+		      uint64_t *ent)
+{
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(e, &eh))
+		return false;
+	switch (eh.e_machine) {
+	case EM_ARM:
+		*hdr = 20;
+		*ent = 12;
+		break;
+	case EM_AARCH64:
+		*hdr = 32;
+		*ent = 16;
+		break;
+	default:
+		*hdr = *ent = plt->sh_entsize;
+		break;
+	}
+	return *ent != 0;
+}
+
+/* perf 6.1's dso__synthesize_plt_symbols: stub i of .plt (after its
+ * header) belongs to relocation i of .rela.plt (or .rel.plt, which must
+ * name .dynsym) and is called "<demangled symbol>@plt".  perf 6.1 knows
+ * neither .plt.sec nor .plt.got: addresses there fall to whatever symbol
+ * covers them, as in perf. */
 static int add_plt(Elf *e, struct pev_symtab *st)
 {
 	GElf_Shdr plt, rel, dyn;
 	Elf_Scn *rs = find_named(e, ".rela.plt", &rel), *ds;
-	uint64_t base;
+	uint64_t hdr, ent;
 
-	if (!rs || rel.sh_type != SHT_RELA || !rel.sh_entsize)
+	if (!rs)
+		rs = find_named(e, ".rel.plt", &rel);
+	if (!rs || !rel.sh_entsize || (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL))
 		return 0;
-	if (find_named(e, ".plt.sec", &plt))
-		base = plt.sh_addr;
-	else if (find_named(e, ".plt", &plt))
-		base = plt.sh_addr + 16;
-	else
+	ds = find_section(e, SHT_DYNSYM);
+	if (!ds || elf_ndxscn(ds) != rel.sh_link || !gelf_getshdr(ds, &dyn))
 		return 0;
-	ds = elf_getscn(e, rel.sh_link);
-	if (!ds || !gelf_getshdr(ds, &dyn))
+	if (!find_named(e, ".plt", &plt) || !plt_sizes(e, &plt, &hdr, &ent))
 		return 0;
 	Elf_Data *rd = elf_getdata(rs, NULL), *dd = elf_getdata(ds, NULL);
 
 	if (!rd || !dd)
 		return 0;
 	size_t n = rel.sh_size / rel.sh_entsize;
+	uint64_t addr = plt.sh_addr + hdr;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++, addr += ent) {
 		GElf_Rela r;
+		GElf_Rel rl;
 		GElf_Sym sym;
 		const char *name = "";
-		char buf[512];
+		char buf[1024];
+		size_t si;
 
-		if (base + (i + 1) * 16 > plt.sh_addr + plt.sh_size)
-			break;
-		if (!gelf_getrela(rd, (int)i, &r))
-			continue;
-		size_t si = GELF_R_SYM(r.r_info);
-
-		if (si && gelf_getsym(dd, (int)si, &sym)) {
+		if (rel.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rd, (int)i, &r))
+				continue;
+			si = GELF_R_SYM(r.r_info);
+		} else {
+			if (!gelf_getrel(rd, (int)i, &rl))
+				continue;
+			si = GELF_R_SYM(rl.r_info);
+		}
+		if (gelf_getsym(dd, (int)si, &sym)) {
 			const char *nm = elf_strptr(e, dyn.sh_link, sym.st_name);
 
 			if (nm)
 				name = nm;
 		}
-		snprintf(buf, sizeof(buf), "%s@plt", name);
-		int err = pev_symtab_add(st, base + i * 16, 16, buf, NULL,
-					 STB_GLOBAL, STT_FUNC);
+		char *dm = pev_demangle(name);
+
+		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
+		free(dm);
+		int err = pev_symtab_add(st, addr, ent, buf, NULL, STB_GLOBAL, STT_FUNC);
+
 		if (err < 0)
 			return err;
 	}
@@ -242,11 +293,11 @@ static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t le
 
 	if (!e)
 		return NULL;
-	Elf_Scn *scn = find_section(e, SHT_SYMTAB);
+	/* perf 6.1 reads .symtab, then .dynsym (fixing ends and duplicates
+	 * after each), then adds the PLT. */
+	Elf_Scn *scn = find_section(e, SHT_SYMTAB), *dscn = find_section(e, SHT_DYNSYM);
 
-	if (!scn)
-		scn = find_section(e, SHT_DYNSYM);
-	if (!scn) {
+	if (!scn && !dscn) {
 		elf_close(e, fd);
 		errno = ENODATA;
 		return NULL;
@@ -257,7 +308,11 @@ static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t le
 		elf_close(e, fd);
 		return NULL;
 	}
-	err = load_section(e, scn, st);
+	err = scn ? load_section(e, scn, st) : 0;
+	pev__symtab_mark_loaded(st);
+	if (!err && dscn)
+		err = load_section(e, dscn, st);
+	pev__symtab_mark_loaded(st);
 	if (!err && plt_path)
 		pev__symtab_add_plt(st, plt_path);	/* best effort */
 	if (!err)

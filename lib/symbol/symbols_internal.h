@@ -40,6 +40,23 @@ struct pev_dso;
 int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first);
 /* True for the kernel and its modules (identity map_ip). */
 bool pev_dso_is_kernel(const struct pev_dso *d);
+/* perf's symbol rbtree (symbols_tree.c): nodes by index. */
+#define PEV_RB_NIL UINT32_MAX
+struct pev_symbol;
+struct pev_rbnode {
+	uint32_t left, right, parent;
+	uint8_t red;
+};
+/* Inserts node n keyed by syms[n].start (equal starts go right). */
+void pev__rb_insert(struct pev_rbnode *t, uint32_t *root, uint32_t n,
+		    const struct pev_symbol *syms);
+void pev__rb_erase(struct pev_rbnode *t, uint32_t *root, uint32_t n);
+uint32_t pev__rb_first(const struct pev_rbnode *t, uint32_t root);
+uint32_t pev__rb_next(const struct pev_rbnode *t, uint32_t n);
+/* Marks the end of the symbols perf reads from a symbol table: the ends
+ * and duplicates of those are fixed up; symbols added later (the PLT
+ * entries) go into the tree as they are, as perf adds them after. */
+void pev__symtab_mark_loaded(struct pev_symtab *st);
 /* A C++ name demangled without parameters (malloc'ed), or NULL when name
  * is not mangled or no demangler is available. */
 char *pev_demangle(const char *name);

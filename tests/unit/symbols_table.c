@@ -23,7 +23,11 @@ static void test_lookup(void)
 	CHECK_OK(pev_symtab_add(st, 0x3000, 0x100, "c", NULL, STB_GLOBAL, STT_FUNC));
 	CHECK_OK(pev_symtab_add(st, 0x1000, 0x100, "a", NULL, STB_GLOBAL, STT_FUNC));
 	CHECK_OK(pev_symtab_add(st, 0x2000, 0, "b_zero", NULL, STB_LOCAL, STT_FUNC));
-	/* big encloses small; an address past small but inside big finds big. */
+	/* big encloses small.  perf walks its rbtree down from the root and
+	 * takes the first symbol that holds the address: inserted in this
+	 * order, the tree (red-black insertion worked by hand) has b_zero at
+	 * the root, a on its left, big on its right with c and small under
+	 * it: big answers before small is reached. */
 	CHECK_OK(pev_symtab_add(st, 0x4000, 0x1000, "big", NULL, STB_GLOBAL, STT_FUNC));
 	CHECK_OK(pev_symtab_add(st, 0x4100, 0x10, "small", NULL, STB_GLOBAL, STT_FUNC));
 	CHECK_OK(pev_symtab_add(st, 0x9000, 0, "last_zero", NULL, STB_GLOBAL, STT_FUNC));
@@ -40,7 +44,7 @@ static void test_lookup(void)
 	CHECK_STR(name_at(st, 0x2fff), "b_zero");
 	CHECK_STR(name_at(st, 0x30ff), "c");
 	CHECK_STR(name_at(st, 0x3100), "(none)");
-	CHECK_STR(name_at(st, 0x4108), "small");
+	CHECK_STR(name_at(st, 0x4108), "big");
 	CHECK_STR(name_at(st, 0x4110), "big");		/* past small, inside big */
 	CHECK_STR(name_at(st, 0x4fff), "big");
 	CHECK_STR(name_at(st, 0x5000), "(none)");
@@ -55,6 +59,24 @@ static void test_lookup(void)
 	CHECK(pev_symtab_symbol(st, 6) == NULL);
 	pev_symtab_free(st);
 	pev_symtab_free(NULL);
+}
+
+/* The same two overlapping symbols added the other way round: small is
+ * the root of perf's tree and answers for its own range; past its end the
+ * walk goes right, where nothing is, and big (on the left) is never seen:
+ * perf finds no symbol there either. */
+static void test_overlap_order(void)
+{
+	struct pev_symtab *st = pev_symtab_new();
+
+	CHECK(st);
+	CHECK_OK(pev_symtab_add(st, 0x4100, 0x10, "small", NULL, STB_GLOBAL, STT_FUNC));
+	CHECK_OK(pev_symtab_add(st, 0x4000, 0x1000, "big", NULL, STB_GLOBAL, STT_FUNC));
+	CHECK_OK(pev_symtab_finish(st));
+	CHECK_STR(name_at(st, 0x4108), "small");
+	CHECK_STR(name_at(st, 0x4110), "(none)");
+	CHECK_STR(name_at(st, 0x4000), "big");
+	pev_symtab_free(st);
 }
 
 /* perf's choose_best_symbol among symbols at one address. */
@@ -144,6 +166,7 @@ static void test_kallsyms(void)
 int main(void)
 {
 	test_lookup();
+	test_overlap_order();
 	test_duplicates();
 	test_kallsyms();
 	return t_done();
