@@ -1,6 +1,7 @@
 /* perfev script: print the records of a perf.data file the way perf
  * script does: samples with symbols and callchains, side-band records on
  * request, or a raw dump. */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,9 +241,12 @@ int cmd_script(int argc, char **argv)
 	s.dec = pev_data_decoder(s.data);
 	s.dsos = pev_dso_cache_new(&dopts);
 	s.machine = s.dsos ? pev_machine_new(s.dsos) : NULL;
+	s.arch = file_arch(pev_data_features(s.data));
 	struct pev_chain_opts copts = {
 		.size = sizeof(copts),
 		.max_stack = (unsigned)s.opt.max_stack,
+		.e_machine = !strcmp(s.arch, "arm64") ? EM_AARCH64 :
+			     !strcmp(s.arch, "x86") ? EM_X86_64 : 0,
 	};
 
 	s.chain = s.machine ? pev_chain_new(s.machine, &copts) : NULL;
@@ -268,7 +272,6 @@ int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_ERROR;
-	s.arch = file_arch(pev_data_features(s.data));
 	ret = run(&s);
 out:
 	so_release(&s.out);

@@ -46,6 +46,9 @@ struct pev_chain_opts {
 	/* Prepend the sample's ip when the sample has no callchain (perf
 	 * reports such samples as a one-frame chain). */
 	bool ip_if_empty;
+	/* The recorded machine's ELF e_machine (EM_X86_64, EM_AARCH64),
+	 * which says how to read the user registers; 0: this host's. */
+	uint16_t e_machine;
 };
 
 struct pev_chain;

@@ -73,15 +73,16 @@ struct pev_frame *chain_push(struct pev_chain *c)
 	return f;
 }
 
-/* Appends the frame of ip (and, before it, the frames DWARF says are
- * inlined at ip).  0 or -ENOMEM. */
+/* Appends the frame of ip; an unwound one as the frames DWARF says are
+ * inlined at ip when it knows of any (perf looks inline frames up for
+ * unwound entries only, not for sampled ones).  0 or -ENOMEM. */
 int chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
 		 uint8_t cpumode, bool unwound)
 {
 	struct pev_addr_loc loc;
 
 	pev_machine_resolve(c->m, pid, ip, cpumode, &loc);
-	if (!c->opts.no_inline) {
+	if (unwound && !c->opts.no_inline) {
 		int r = chain_add_inlines(c, &loc, ip, cpumode, unwound);
 
 		if (r != 0)

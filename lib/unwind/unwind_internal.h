@@ -27,6 +27,21 @@ int chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
 int chain_unwind(struct pev_chain *c, const struct pev_sample *smp);
 void chain_unwind_release(struct pev_chain *c);
 
+/* ---- regs.c: perf's user registers to DWARF's numbering. */
+#define UNWIND_DWARF_REGS 33	/* x86-64: 17, aarch64: 32 (+ pc) */
+struct pev_regs;
+/* The DWARF registers of e_machine (EM_X86_64, EM_AARCH64) from a sample's
+ * user registers: out[i] is DWARF register i, bit i of *set says whether
+ * it was sampled, *pc the program counter.  Returns how many DWARF
+ * registers out holds, or -EINVAL (another machine, or no IP). */
+int unwind_regs_to_dwarf(uint16_t e_machine, const struct pev_regs *r,
+			 uint64_t *out, uint64_t *set, uint64_t *pc);
+/* The sampled user IP and SP; 0 or -ENOENT. */
+int unwind_user_ip_sp(uint16_t e_machine, const struct pev_regs *r,
+		      uint64_t *ip, uint64_t *sp);
+/* EM_X86_64 or EM_AARCH64 as this library was built for. */
+uint16_t unwind_host_machine(void);
+
 /* Appends the frames of the functions inlined at ip (innermost first,
  * then the function that holds them) as perf does, when DWARF knows of
  * any: 1 when it did (the caller adds no frame of its own), 0 when it did
