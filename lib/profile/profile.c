@@ -343,15 +343,15 @@ static uint64_t pair_rehash(void *ctx, uint32_t i)
 }
 
 static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
-		    uint64_t period)
+		    int32_t pid, int32_t tid, uint64_t period)
 {
-	uint64_t h = pf_mix(entry, chain);
+	uint64_t h = pf_mix(pf_mix(entry, chain), ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid);
 	uint32_t i = (uint32_t)h & p->phash.mask;
 
 	for (; p->phash.slot[i]; i = (i + 1) & p->phash.mask) {
 		struct pf_pair *q = &p->pairs[p->phash.slot[i] - 1];
 
-		if (q->entry == entry && q->chain == chain) {
+		if (q->entry == entry && q->chain == chain && q->pid == pid && q->tid == tid) {
 			q->period += period;
 			q->count++;
 			return 0;
@@ -359,7 +359,8 @@ static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
 	}
 	if (grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
 		return -ENOMEM;
-	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, period, 1, h };
+	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, period, 1,
+						 p->seq, h };
 	p->phash.slot[i] = ++p->npairs;
 	p->phash.n++;
 	return pf_htab_grow(&p->phash, pair_rehash, p);
@@ -483,9 +484,11 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		return err;
 	struct pev_profile_entry *e = &p->ents[ei].e;
 
+	p->seq++;
 	if (!e->nr_samples && !e->acc_samples) {
 		e->pid = (int32_t)s->pid;
 		e->tid = (int32_t)s->tid;
+		p->ents[ei].seq = p->seq;
 	}
 	e->period += s->period;
 	e->nr_samples++;
@@ -538,7 +541,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 
 	if (ci < 0)
 		return (int)ci;
-	return pair_add(p, ei, (uint32_t)ci, s->period);
+	return pair_add(p, ei, (uint32_t)ci, (int32_t)s->pid, (int32_t)s->tid, s->period);
 }
 
 PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)

@@ -51,6 +51,8 @@ struct pf_entry {
 	struct pev_profile_entry e;
 	struct pf_key key;
 	uint64_t hash;
+	uint64_t seq;		/* number of the first sample that made it */
+	uint32_t sub;		/* 0: as that sample's self, j + 1: chain entry j */
 	char level;
 };
 
@@ -60,9 +62,11 @@ struct pf_chain {		/* an interned sequence of frames, leaf first */
 	uint64_t hash;
 };
 
-struct pf_pair {		/* (entry, chain) with its totals */
+struct pf_pair {		/* (entry, chain, thread) with its totals */
 	uint32_t entry, chain;
+	int32_t pid, tid;
 	uint64_t period, count;
+	uint64_t seq;		/* its first sample's number */
 	uint64_t hash;
 };
 
@@ -120,6 +124,7 @@ struct pev_profile {
 	struct pev_profile_stats *stats;
 	uint32_t **order;	/* entry indices in output order */
 	uint64_t lost_samples;
+	uint64_t seq;		/* samples kept so far */
 
 	/* Scratch. */
 	uint32_t *scratch;

@@ -320,17 +320,45 @@ static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 	return 0;
 }
 
-/* The order of perf's collapsed tree (a total order). */
-static int collapse_cmp(const void *x, const void *y)
+/* perf's creation order of entries: by first sample, the self entry
+ * first, then the chain entries in walk order. */
+static int created_cmp(const void *x, const void *y)
 {
-	const struct pev_profile *p = sort_p;
-	uint32_t ia = *(const uint32_t *)x, ib = *(const uint32_t *)y;
+	const struct pf_entry *a = &sort_p->ents[*(const uint32_t *)x];
+	const struct pf_entry *b = &sort_p->ents[*(const uint32_t *)y];
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->sub < b->sub ? -1 : a->sub > b->sub;
+}
+
+/* hists__findnew_entry: the new entry goes left when hist_entry__cmp(new,
+ * old) < 0; perf's cmp functions compare (right, left), so the tree is in
+ * descending key order. */
+static bool in_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
 	int c;
 
 	for (unsigned i = 0; i < p->nkeys; i++)
-		if ((c = key_collapse(&p->ents[ia], &p->ents[ib], p->opts.keys[i])))
-			return c;
-	return ia < ib ? -1 : ia > ib;
+		if ((c = key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+			return c > 0;
+	return false;
+}
+
+/* hists__collapse_insert_entry: left when collapse(old, new) < 0. */
+static bool collapse_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	int c;
+
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+			return c < 0;
+	return false;
+}
+
+static bool output_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	return entry_cmp(p, a, b) < 0;
 }
 
 /* perf inserts the collapsed entries one by one into a red-black tree
@@ -389,13 +417,14 @@ static void rb_fix(struct rbt *t, uint32_t z)
 	t->red[t->root] = 0;
 }
 
-static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
+/* Inserts o[0..n) in turn into a red-black tree, left when left(new,
+ * old), and writes the in-order walk back into o. */
+static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
+		    bool (*goes_left)(const struct pev_profile *, uint32_t, uint32_t))
 {
 	struct rbt t = { 0 };
 	uint32_t *res, k = 0;
 
-	sort_p = p;
-	qsort(o, n, sizeof(*o), collapse_cmp);
 	t.l = calloc(n + 1, sizeof(uint32_t));
 	t.r = calloc(n + 1, sizeof(uint32_t));
 	t.up = calloc(n + 1, sizeof(uint32_t));
@@ -411,7 +440,7 @@ static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
 
 		while (x) {
 			y = x;
-			left = entry_cmp(p, o[z - 1], o[x - 1]) < 0;
+			left = goes_left(p, o[z - 1], o[x - 1]);
 			x = left ? t.l[x] : t.r[x];
 		}
 		t.up[z] = y;
@@ -448,6 +477,18 @@ static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
 	memcpy(o, res, n * sizeof(*o));
 	free(t.l); free(t.r); free(t.up); free(t.red); free(res);
 	return 0;
+}
+
+/* perf's three trees in turn: entries_in (creation order), the collapsed
+ * tree, the output tree.  Their comparisons are not all transitive
+ * (addresses compare by a wrapping difference), so each is rebuilt. */
+static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
+{
+	sort_p = p;
+	qsort(o, n, sizeof(*o), created_cmp);
+	if (rb_order(p, o, n, in_left) || rb_order(p, o, n, collapse_left))
+		return -ENOMEM;
+	return rb_order(p, o, n, output_left);
 }
 
 /* ---------------------------------------------------------------- finish */
@@ -502,9 +543,16 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			return err;
 		struct pev_profile_entry *e = &p->ents[ei].e;
 
-		if (!e->nr_samples && !e->acc_samples) {
-			e->pid = p->ents[self].e.pid;
-			e->tid = p->ents[self].e.tid;
+		/* perf's he->thread and level: those of the first sample
+		 * that made the entry, as self or along a chain */
+		if ((!e->nr_samples && !e->acc_samples) || q->seq < p->ents[ei].seq ||
+		    (q->seq == p->ents[ei].seq && j + 1 < p->ents[ei].sub)) {
+			p->ents[ei].sub = j + 1;
+			e->pid = q->pid;
+			e->tid = q->tid;
+			e->level = level;
+			p->ents[ei].level = level;
+			p->ents[ei].seq = q->seq;
 		}
 		e->acc_period += q->period;
 		e->acc_samples += q->count;
