@@ -159,6 +159,15 @@ static int setup_and_read(struct report *r)
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
+	const struct pev_data_features *f = pev_data_features(r->data);
+
+	for (size_t i = 0; f && i < f->nr_build_ids; i++) {
+		struct pev_dso *dso = f->build_ids[i].filename ?
+			pev_dso_cache_get(r->dsos, f->build_ids[i].filename) : NULL;
+
+		if (dso)
+			pev_profile_seed_dso(r->prof, dso);
+	}
 	struct progress pr;
 	struct stat st;
 

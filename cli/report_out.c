@@ -112,7 +112,7 @@ static void print_headers(struct report *r)
 }
 
 static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
-		       const struct col *c, char *b, size_t sz)
+		       const struct col *c, bool last, char *b, size_t sz)
 {
 	const struct pev_profile_frame *f = e->frame;
 	int w = c->width;
@@ -177,8 +177,12 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		n = 0;
 	if ((size_t)n >= sz)
 		n = (int)sz - 1;
-	/* pad to the column (perf's hist_entry__snprintf_alignment) */
-	while (n < w && (size_t)n + 1 < sz)
+	/* perf's symbol cell: the name cut at the column width */
+	if (c->key == PEV_SORT_SYM && n > w)
+		n = w;
+	/* pad to the column unless it is the last one (perf's
+	 * hist_entry__snprintf_alignment) */
+	while (!last && n < w && (size_t)n + 1 < sz)
 		b[n++] = ' ';
 	b[n] = 0;
 	return (size_t)n;
@@ -227,15 +231,13 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->period);
 			break;
 		case C_KEY:
-			n = (int)key_cell(r, e, c, line + len, room);
+			n = (int)key_cell(r, e, c, i + 1 == r->ncols, line + len, room);
 			break;
 		}
 		if (n < 0)
 			n = 0;
 		len += (size_t)n < room ? (size_t)n : room - 1;
 	}
-	while (len && line[len - 1] == ' ')
-		len--;
 	line[len] = 0;
 	fprintf(r->out, "%s\n", line);
 }

@@ -144,6 +144,11 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 		const struct pev_decoder *dec, const struct pev_profile_opts *opts);
 PEV_EXPORT void pev_profile_free(struct pev_profile *p);
 
+/* Declares a DSO before any record names it.  perf breaks ties between
+ * call-graph branches by the order its DSOs were created: the file's
+ * build-id table first (seed those here, in the table's order), then the
+ * MMAP records (the profile follows those itself).  0, -EINVAL, -ENOMEM. */
+PEV_EXPORT int pev_profile_seed_dso(struct pev_profile *p, struct pev_dso *dso);
 /* Feeds one record: side-band records go to the machine (MMAP, COMM,
  * FORK, EXIT), samples are aggregated, LOST_SAMPLES counted.  0 or
  * -ENOMEM. */

@@ -555,7 +555,21 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 		p->lost_samples += rec->u.lost_samples.lost;
 		return 0;
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_MMAP2: {
+		/* perf creates a DSO per mapped file as the MMAP arrives; that
+		 * order breaks ties between call-graph branches */
+		const struct pev_record_mmap *mm = &rec->u.mmap;
+		struct pev_addr_loc loc;
+		int err = pev_machine_process(p->m, rec);
+
+		if (err)
+			return err;
+		if (!pev_machine_resolve(p->m, mm->pid, mm->addr,
+					 (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK), &loc) &&
+		    loc.dso && dso_order(p, loc.dso) == UINT32_MAX)
+			return -ENOMEM;
+		return 0;
+	}
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
@@ -675,6 +689,13 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	pf_htab_release(&p->nhash);
 	pev_srclines_free(p->srclines);
 	free(p);
+}
+
+PEV_EXPORT int pev_profile_seed_dso(struct pev_profile *p, struct pev_dso *dso)
+{
+	if (!p || !dso)
+		return -EINVAL;
+	return dso_order(p, dso) == UINT32_MAX ? -ENOMEM : 0;
 }
 
 PEV_EXPORT uint64_t pev_profile_lost_samples(const struct pev_profile *p)
