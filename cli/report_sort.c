@@ -22,7 +22,7 @@ static const struct key_name key_names[] = {
 	{ "overhead_children", 0, C_CHILDREN, "Children" },
 	{ "sample", 0, C_SAMPLES, "Samples" },
 	{ "period", 0, C_PERIOD, "Period" },
-	{ "pid", PEV_SORT_PID, C_KEY, "Pid:Command" },
+	{ "pid", PEV_SORT_PID, C_KEY, "    Pid:Command" },
 	{ "comm", PEV_SORT_COMM, C_KEY, "Command" },
 	{ "dso", PEV_SORT_DSO, C_KEY, "Shared Object" },
 	{ "symbol", PEV_SORT_SYM, C_KEY, "Symbol" },

@@ -444,7 +444,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
 	k.event = ev;
-	if (p->key_on[PEV_SORT_COMM] || p->key_on[PEV_SORT_PID])
+	if (p->key_on[PEV_SORT_COMM])
 		k.comm = comm;
 	if (p->key_on[PEV_SORT_PID])
 		k.tid = (int32_t)s->tid;

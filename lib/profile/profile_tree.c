@@ -484,9 +484,13 @@ static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
  * (addresses compare by a wrapping difference), so each is rebuilt. */
 static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
 {
+	/* perf collapses only for keys with a collapse function */
+	bool collapse = true;
+
 	sort_p = p;
 	qsort(o, n, sizeof(*o), created_cmp);
-	if (rb_order(p, o, n, in_left) || rb_order(p, o, n, collapse_left))
+	if (rb_order(p, o, n, in_left) ||
+	    (collapse && rb_order(p, o, n, collapse_left)))
 		return -ENOMEM;
 	return rb_order(p, o, n, output_left);
 }
