@@ -688,6 +688,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	pf_htab_release(&p->phash);
 	pf_htab_release(&p->nhash);
 	pev_srclines_free(p->srclines);
+	free(p->src_dsos);
 	free(p);
 }
 

@@ -44,6 +44,7 @@ struct pf_frame {
 	struct pev_profile_frame f;
 	uint32_t match;		/* index of the frame chains match on */
 	uint64_t keyip;		/* the address it is keyed by, or 0 */
+	const char *srcl_raw;	/* pf_chain_entry_srcline's answer */
 	uint64_t hash;
 };
 
@@ -130,6 +131,8 @@ struct pev_profile {
 	uint32_t *scratch;
 	size_t scratch_cap;
 	struct pev_srclines *srclines;
+	struct { const struct pev_dso *dso; uint64_t lo, hi; bool no_lines; } *src_dsos;
+	uint32_t nsrc_dsos;
 };
 
 /* profile.c */
@@ -137,6 +140,8 @@ struct pev_profile_frame *pf_frame_at(const struct pev_profile *p, uint32_t i);
 int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx);
 const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len);
+/* profile_src.c */
+const char *pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
 /* profile_tree.c */
 int pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

@@ -534,7 +534,7 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			k.kip = f->sym ? 0 : f->ip;
 		}
 		if (p->key_on[PEV_SORT_SRCLINE]) {
-			k.srcline = pev_profile_srcline(p, f, true);
+			k.srcline = pf_chain_entry_srcline(p, f);
 			if (!k.srcline)
 				return -ENOMEM;
 		}
