@@ -57,8 +57,12 @@ static int out(struct gctx *g, const char *fmt, ...)
 	return n;
 }
 
+/* perf formats chain entries into a 1024-byte buffer: longer names are
+ * cut at 1023 bytes. */
 static void sym_name(struct gctx *g, const struct pev_profile_frame *f, char *b, size_t sz)
 {
+	if (sz > 1024)
+		sz = 1024;
 	if (f->sym) {
 		const char *name = f->inline_name ? f->inline_name : f->sym->name;
 		const char *inl = f->inline_name ? " (inlined)" : "";
@@ -179,7 +183,9 @@ static void fprintf_graph(struct gctx *g, uint32_t parent, uint64_t total,
 	}
 	if (rel && remaining && remaining != total && nch) {
 		new_mask &= ~bit(depth - 1);
-		graph_entry(g, remaining, 0, "[...]", depth, new_mask, 0, total, left);
+		/* perf's "[...]" symbol is malloc'ed without clearing its
+		 * inlined flag, which reads as set: it prints "(inlined)" */
+		graph_entry(g, remaining, 0, "[...] (inlined)", depth, new_mask, 0, total, left);
 	}
 	free(ch);
 }
