@@ -112,6 +112,7 @@ static int setup_and_read(struct report *r)
 		report_parse_sort(r, "comm,dso,symbol");
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
 	report_setup_cols(r);
+	report_setup_elide(r);
 
 	if (any_filter(&r->fopts)) {
 		r->fopts.size = sizeof(r->fopts);

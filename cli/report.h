@@ -26,6 +26,7 @@ struct col {
 	enum pev_sort_key key;
 	const char *name;
 	int width;
+	const char *elided;	/* filtered to this one value: not shown */
 };
 
 #define MAX_COLS 32
@@ -73,6 +74,7 @@ struct report {
 int report_parse_sort(struct report *r, const char *s);
 int report_parse_callgraph(struct report *r, const char *s);
 void report_setup_cols(struct report *r);
+void report_setup_elide(struct report *r);
 /* report_out.c */
 void report_print(struct report *r);
 /* report_graph.c */

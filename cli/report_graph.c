@@ -378,6 +378,8 @@ void report_json(struct report *r)
 			const struct pev_profile_frame *f = e->frame;
 			uint64_t v = r->cumulate ? e->acc_period : e->period;
 
+			if (e->filtered)
+				continue;
 			if (r->percent_limit > 0 && total &&
 			    (float)(100.0 * (double)v / (double)total) < (float)r->percent_limit)
 				continue;

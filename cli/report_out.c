@@ -27,6 +27,8 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		const struct pev_profile_frame *f = e->frame;
 		int l = 0;
 
+		if (e->filtered)
+			continue;
 		switch (k) {
 		case PEV_SORT_COMM:
 			l = (int)strlen(entry_comm_now(r, e));
@@ -90,21 +92,30 @@ static void print_headers(struct report *r)
 {
 	FILE *o = r->out;
 
+	bool first = true;
+
 	fputs("# ", o);
 	for (unsigned i = 0; i < r->ncols; i++) {
 		const struct col *c = &r->cols[i];
 
-		if (i)
+		if (c->elided)
+			continue;
+		if (!first)
 			fputs("  ", o);
+		first = false;
 		if (c->kind == C_KEY)
 			fprintf(o, "%-*.*s", c->width, c->width, c->name);
 		else
 			fprintf(o, "%*s", c->width, c->name);
 	}
 	fputs("\n# ", o);
+	first = true;
 	for (unsigned i = 0; i < r->ncols; i++) {
-		if (i)
+		if (r->cols[i].elided)
+			continue;
+		if (!first)
 			fputs("  ", o);
+		first = false;
 		for (int j = 0; j < r->cols[i].width; j++)
 			fputc('.', o);
 	}
@@ -199,11 +210,18 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 	char line[8192];
 	size_t len = 0;
 
+	unsigned lastcol = 0;
+
+	for (unsigned i = 0; i < r->ncols; i++)
+		if (!r->cols[i].elided)
+			lastcol = i;
 	for (unsigned i = 0; i < r->ncols; i++) {
 		const struct col *c = &r->cols[i];
 		size_t room = sizeof(line) - len;
 		int n = 0;
 
+		if (c->elided)
+			continue;
 		n = snprintf(line + len, room, "  ");
 		len += (size_t)n;
 		room -= (size_t)n;
@@ -231,7 +249,7 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->period);
 			break;
 		case C_KEY:
-			n = (int)key_cell(r, e, c, i + 1 == r->ncols, line + len, room);
+			n = (int)key_cell(r, e, c, i == lastcol, line + len, room);
 			break;
 		}
 		if (n < 0)
@@ -282,6 +300,11 @@ void report_print(struct report *r)
 
 	if (!r->quiet) {
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", o);
+		for (unsigned i = 0; i < r->ncols; i++)
+			if (r->cols[i].elided)
+				fprintf(o, "# %s: %s\n", r->cols[i].key == PEV_SORT_COMM ? "comm" :
+					r->cols[i].key == PEV_SORT_DSO ? "dso" : "symbol",
+					r->cols[i].elided);
 		fprintf(o, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 			pev_profile_lost_samples(r->prof));
 	}
@@ -316,6 +339,8 @@ void report_print(struct report *r)
 			const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
 			uint64_t v = r->cumulate ? e->acc_period : e->period;
 
+			if (e->filtered)
+				continue;
 			if (r->percent_limit > 0 && (float)pct(v, total) < (float)r->percent_limit)
 				continue;
 			print_entry(r, e, total);

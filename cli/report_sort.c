@@ -72,7 +72,7 @@ static void add_col(struct report *r, enum col_kind kind, enum pev_sort_key key,
 {
 	if (r->ncols >= MAX_COLS || has_col(r, kind, key))
 		return;
-	r->cols[r->ncols++] = (struct col){ kind, key, name, 0 };
+	r->cols[r->ncols++] = (struct col){ kind, key, name, 0, NULL };
 }
 
 /* The sort keys; hpp names (sample, period, ...) become columns. */
@@ -209,4 +209,31 @@ int report_parse_callgraph(struct report *r, const char *arg)
 		}
 	}
 	return 0;
+}
+
+/* perf's sort__setup_elide: a comm, dso or symbol column whose filter
+ * names a single value is left out (and named in a header line), unless
+ * that would leave out every sort column. */
+void report_setup_elide(struct report *r)
+{
+	bool all = true;
+
+	for (unsigned i = 0; i < r->ncols; i++) {
+		struct col *c = &r->cols[i];
+		const char *list = NULL;
+
+		if (c->kind != C_KEY)
+			continue;
+		if (c->key == PEV_SORT_COMM)
+			list = r->fopts.comm;
+		else if (c->key == PEV_SORT_DSO)
+			list = r->fopts.dso;
+		else if (c->key == PEV_SORT_SYM)
+			list = r->fopts.symbols;
+		c->elided = list && list[0] && !strchr(list, ',') &&
+			    strncmp(list, "file://", 7) ? list : NULL;
+		all &= c->elided != NULL;
+	}
+	for (unsigned i = 0; all && i < r->ncols; i++)
+		r->cols[i].elided = NULL;
 }

@@ -67,8 +67,10 @@ struct pev_profile_opts {
 	/* Entries of equal children period: the caller first, as perf 6.1
 	 * orders them when call graphs are shown. */
 	bool caller_first;
-	/* Drop samples the filter rejects (borrowed; NULL: keep all).  The
-	 * dropped ones count in pev_profile_stats.nr_filtered*. */
+	/* The filter (borrowed; NULL: keep all).  Samples outside its time
+	 * and CPU ranges are dropped; samples it rejects otherwise make
+	 * entries marked filtered and count in pev_profile_stats.nr_filtered
+	 * and filtered_period, not in nr_samples and total_period. */
 	const struct pev_filter *filter;
 	/* Report time in buckets of this many ns for PEV_SORT_TIME (0: the
 	 * exact time, as perf without --time-quantum... perf's default is
@@ -121,6 +123,10 @@ struct pev_profile_entry {
 	uint32_t tree;		/* root node of its call tree (0: none) */
 	uint32_t max_depth;	/* longest chain in the tree */
 	char level;		/* perf's [x] of the entry ('.', 'k', ...) */
+	/* Made of samples the filter rejected (comm, pid, tid, DSO, symbol):
+	 * kept as perf keeps them, in the order and the absolute totals,
+	 * not meant to be shown. */
+	bool filtered;
 	uint32_t event;		/* event index */
 	uint32_t pid_tid_comm;	/* internal */
 };

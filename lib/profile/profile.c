@@ -285,6 +285,7 @@ int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 	e->e.cgroup = k->cgroup;
 	e->e.code_page_size = k->cps;
 	e->e.event = k->event;
+	e->e.filtered = k->filtered;
 	*idx = p->nents;
 	p->ehash.slot[i] = ++p->nents;
 	p->ehash.n++;
@@ -402,6 +403,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	struct pev_addr_loc loc;
 	const char *comm;
 	struct pf_key k;
+	bool filtered = false;
 	int err;
 
 	if (ev >= p->nevents)
@@ -428,11 +430,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			.ip = s->ip,
 		};
 
-		if (pev_filter_match(flt, &fs)) {
-			st->nr_filtered++;
-			st->filtered_period += s->period;
-			return 0;
-		}
+		filtered = pev_filter_match(flt, &fs) != 0;
 	}
 	char level = level_of(cpumode, loc.kernel);
 	bool keep_ip = p->frame_ip || !loc.sym;
@@ -444,6 +442,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
 	k.event = ev;
+	k.filtered = filtered;
 	if (p->key_on[PEV_SORT_COMM])
 		k.comm = comm;
 	if (p->key_on[PEV_SORT_PID])
@@ -504,8 +503,13 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->acc_period += s->period;
 		e->acc_samples++;
 	}
-	st->nr_samples++;
-	st->total_period += s->period;
+	if (filtered) {
+		st->nr_filtered++;
+		st->filtered_period += s->period;
+	} else {
+		st->nr_samples++;
+		st->total_period += s->period;
+	}
 	if (!p->opts.callchains || !p->chain)
 		return 0;
 

@@ -37,6 +37,8 @@ struct pf_key {
 	uint64_t time, weight, cgroup, cps;
 	int32_t tid, cpu, socket;
 	uint32_t event;
+	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */
+	uint32_t pad_;
 };
 
 /* A frame and the id chain entries match on. */
