@@ -394,6 +394,109 @@ static int scratch_room(struct pev_profile *p, size_t n)
 	return 0;
 }
 
+static uint64_t raw_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->raws[i].hash;
+}
+
+static void raw_clear(struct pev_profile *p)
+{
+	if (!p->nraws)
+		return;
+	memset(p->rhash.slot, 0, ((size_t)p->rhash.mask + 1) * sizeof(*p->rhash.slot));
+	p->rhash.n = 0;
+	p->nraws = 0;
+	p->raw_len = 0;
+}
+
+/* The cache slot of a sample (found: *hit; else a new one to fill), or
+ * NULL when it cannot be cached (DWARF stack dumps, no memory). */
+static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
+			      uint8_t cpumode, bool *hit)
+{
+	const struct pev_callchain *cc = &s->callchain;
+	uint64_t nr = p->opts.callchains ? cc->nr : 0;
+	uint64_t h = pf_mix(pf_mix(pf_mix(s->pid, cpumode), s->ip), nr);
+
+	*hit = false;
+	if (s->stack_user.size || nr > 4096)
+		return NULL;
+	for (uint64_t i = 0; i < nr; i++)
+		h = pf_mix(h, cc->ips[i]);
+	uint32_t i = (uint32_t)h & p->rhash.mask;
+
+	for (; p->rhash.slot[i]; i = (i + 1) & p->rhash.mask) {
+		struct pf_raw *r = &p->raws[p->rhash.slot[i] - 1];
+
+		if (r->hash == h && r->pid == s->pid && r->ip == s->ip &&
+		    r->cpumode == cpumode && r->nr == nr &&
+		    !memcmp(p->raw_pool + r->off, cc->ips, nr * sizeof(uint64_t))) {
+			*hit = true;
+			return r;
+		}
+	}
+	if (grow((void **)&p->raws, &p->raw_cap, p->nraws + 1, sizeof(*p->raws)))
+		return NULL;
+	if (p->raw_len + nr > p->raw_cap2) {
+		uint64_t c = p->raw_cap2 ? p->raw_cap2 * 2 : 65536;
+
+		while (c < p->raw_len + nr)
+			c *= 2;
+		uint64_t *np = realloc(p->raw_pool, c * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		p->raw_pool = np;
+		p->raw_cap2 = c;
+	}
+	memcpy(p->raw_pool + p->raw_len, cc->ips, nr * sizeof(uint64_t));
+	struct pf_raw *r = &p->raws[p->nraws];
+
+	*r = (struct pf_raw){ .hash = h, .ip = s->ip, .off = p->raw_len, .pid = s->pid,
+			      .nr = (uint32_t)nr, .self = UINT32_MAX, .chain = UINT32_MAX,
+			      .cpumode = cpumode };
+	p->raw_len += nr;
+	p->rhash.slot[i] = ++p->nraws;
+	p->rhash.n++;
+	if (pf_htab_grow(&p->rhash, raw_rehash, p))
+		return NULL;
+	return &p->raws[p->nraws - 1];
+}
+
+/* The interned chain of a sample: UINT32_MAX when it has none; -ENOMEM. */
+static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
+{
+	const struct pev_frame *fr;
+	long n = pev_chain_resolve(p->chain, s, &fr);
+
+	if (n <= 0)
+		return n < 0 ? n : UINT32_MAX;
+	unsigned max = p->opts.max_stack ? p->opts.max_stack : 127;
+	long first = 0;
+
+	/* perf counts --max-stack from the end it starts reading at: the
+	 * leaf in callee order, the root in caller order. */
+	if ((unsigned long)n > max) {
+		if (p->opts.order == PEV_PROFILE_CALLER)
+			first = n - max;
+		n = first + max;
+	}
+	if (scratch_room(p, (size_t)n))
+		return -ENOMEM;
+	for (long j = first; j < n; j++) {
+		const struct pev_frame *f = &fr[j];
+		bool kip = p->frame_ip || !f->loc.sym;
+		int64_t id = frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
+				       kip ? f->ip : 0, f->ip, f->loc.map_ip,
+				       f->loc.dso ? level_of(f->cpumode, f->loc.kernel) : 0);
+
+		if (id < 0)
+			return id;
+		p->scratch[j - first] = (uint32_t)id;
+	}
+	return chain_get(p, p->scratch, (uint32_t)(n - first));
+}
+
 static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 {
 	const struct pev_sample *s = &rec->u.sample;
@@ -418,7 +521,43 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	comm = pf_intern_str(p, comm, strlen(comm));
 	if (!comm)
 		return -ENOMEM;
-	pev_machine_resolve(p->m, s->pid, s->ip, cpumode, &loc);
+	bool hit;
+	struct pf_raw *raw = raw_get(p, s, cpumode, &hit);
+	int64_t self, chain = UINT32_MAX;
+
+	if (raw && hit) {
+		const struct pev_profile_frame *sf = pf_frame_at(p, raw->self);
+
+		memset(&loc, 0, sizeof(loc));
+		loc.dso = sf->dso;
+		loc.sym = sf->sym;
+		loc.map_ip = sf->addr;
+		loc.kernel = sf->level == 'k';
+		self = raw->self;
+		chain = raw->chain;
+	} else {
+		pev_machine_resolve(p->m, s->pid, s->ip, cpumode, &loc);
+		self = frame_get(p, loc.dso, loc.sym, NULL,
+				 (p->frame_ip || !loc.sym) ? loc.map_ip : 0, s->ip,
+				 loc.map_ip, level_of(cpumode, loc.kernel));
+		if (self < 0)
+			return (int)self;
+		if (p->opts.callchains && p->chain) {
+			chain = sample_chain(p, s);
+			if (chain < 0)
+				return (int)chain;
+		}
+		/* raw_get may have moved the array: find the slot again */
+		if (raw) {
+			bool again;
+
+			raw = raw_get(p, s, cpumode, &again);
+			if (raw) {
+				raw->self = (uint32_t)self;
+				raw->chain = (uint32_t)chain;
+			}
+		}
+	}
 	if (flt && pev_filter_needs(flt)) {
 		struct pev_filter_sample fs = {
 			.time = s->time, .cpu = s->cpu,
@@ -433,12 +572,6 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		filtered = pev_filter_match(flt, &fs) != 0;
 	}
 	char level = level_of(cpumode, loc.kernel);
-	bool keep_ip = p->frame_ip || !loc.sym;
-	int64_t self = frame_get(p, loc.dso, loc.sym, NULL,
-				 keep_ip ? loc.map_ip : 0, s->ip, loc.map_ip, level);
-
-	if (self < 0)
-		return (int)self;
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
 	k.event = ev;
@@ -510,42 +643,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		st->nr_samples++;
 		st->total_period += s->period;
 	}
-	if (!p->opts.callchains || !p->chain)
+	if (chain == UINT32_MAX)
 		return 0;
-
-	const struct pev_frame *fr;
-	long n = pev_chain_resolve(p->chain, s, &fr);
-
-	if (n <= 0)
-		return n < 0 ? (int)n : 0;
-	unsigned max = p->opts.max_stack ? p->opts.max_stack : 127;
-	long first = 0;
-
-	/* perf counts --max-stack from the end it starts reading at: the
-	 * leaf in callee order, the root in caller order. */
-	if ((unsigned long)n > max) {
-		if (p->opts.order == PEV_PROFILE_CALLER)
-			first = n - max;
-		n = first + max;
-	}
-	if (scratch_room(p, (size_t)n))
-		return -ENOMEM;
-	for (long j = first; j < n; j++) {
-		const struct pev_frame *f = &fr[j];
-		bool kip = p->frame_ip || !f->loc.sym;
-		int64_t id = frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
-				       kip ? f->ip : 0, f->ip, f->loc.map_ip,
-				       f->loc.dso ? level_of(f->cpumode, f->loc.kernel) : 0);
-
-		if (id < 0)
-			return (int)id;
-		p->scratch[j - first] = (uint32_t)id;
-	}
-	int64_t ci = chain_get(p, p->scratch, (uint32_t)(n - first));
-
-	if (ci < 0)
-		return (int)ci;
-	return pair_add(p, ei, (uint32_t)ci, (int32_t)s->pid, (int32_t)s->tid, s->period);
+	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, s->period);
 }
 
 PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)
@@ -566,6 +666,7 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 		struct pev_addr_loc loc;
 		int err = pev_machine_process(p->m, rec);
 
+		raw_clear(p);
 		if (err)
 			return err;
 		if (!pev_machine_resolve(p->m, mm->pid, mm->addr,
@@ -576,6 +677,8 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 	}
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
+		raw_clear(p);
+		return pev_machine_process(p->m, rec);
 	case PERF_RECORD_EXIT:
 		return pev_machine_process(p->m, rec);
 	default:
@@ -653,7 +756,7 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 	if (!p->stats || !p->order || pf_htab_init(&p->fhash, 1024) ||
 	    pf_htab_init(&p->shash, 256) || pf_htab_init(&p->ehash, 1024) ||
 	    pf_htab_init(&p->chash, 1024) || pf_htab_init(&p->phash, 1024) ||
-	    pf_htab_init(&p->nhash, 1024) ||
+	    pf_htab_init(&p->nhash, 1024) || pf_htab_init(&p->rhash, 1024) ||
 	    grow((void **)&p->nodes, &p->node_cap, 1, sizeof(*p->nodes))) {
 		pev_profile_free(p);
 		errno = ENOMEM;
@@ -691,6 +794,9 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	pf_htab_release(&p->chash);
 	pf_htab_release(&p->phash);
 	pf_htab_release(&p->nhash);
+	pf_htab_release(&p->rhash);
+	free(p->raws);
+	free(p->raw_pool);
 	pev_srclines_free(p->srclines);
 	free(p->src_dsos);
 	free(p);

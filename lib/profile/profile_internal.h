@@ -73,6 +73,15 @@ struct pf_pair {		/* (entry, chain, thread) with its totals */
 	uint64_t hash;
 };
 
+/* A sample's raw (pid, cpumode, ip, callchain) and what it resolved to,
+ * valid until the maps change (cleared on MMAP, FORK, COMM exec). */
+struct pf_raw {
+	uint64_t hash, ip, off;
+	uint32_t pid, nr;
+	uint32_t self, chain;	/* frame and chain ids; chain UINT32_MAX: none */
+	uint8_t cpumode;
+};
+
 struct pf_node {
 	struct pev_profile_node n;
 	uint32_t match;		/* frame match id */
@@ -121,6 +130,13 @@ struct pev_profile {
 	struct pf_node *nodes;
 	uint32_t nnodes, node_cap;
 	struct pf_htab nhash;
+
+	/* Raw chain cache. */
+	struct pf_raw *raws;
+	uint32_t nraws, raw_cap;
+	struct pf_htab rhash;
+	uint64_t *raw_pool;
+	uint64_t raw_len, raw_cap2;
 
 	/* Per event. */
 	size_t nevents;
