@@ -183,9 +183,10 @@ static void fprintf_graph(struct gctx *g, uint32_t parent, uint64_t total,
 	}
 	if (rel && remaining && remaining != total && nch) {
 		new_mask &= ~bit(depth - 1);
-		/* perf's "[...]" symbol is malloc'ed without clearing its
-		 * inlined flag, which reads as set: it prints "(inlined)" */
-		graph_entry(g, remaining, 0, "[...] (inlined)", depth, new_mask, 0, total, left);
+		/* perf mallocs its "[...]" symbol without clearing the inlined
+		 * flag, so it prints "[...] (inlined)" when the heap holds
+		 * garbage there: the intended "[...]" here */
+		graph_entry(g, remaining, 0, "[...]", depth, new_mask, 0, total, left);
 	}
 	free(ch);
 }
