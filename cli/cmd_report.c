@@ -155,6 +155,15 @@ static int setup_and_read(struct report *r)
 	popts.max_stack = (unsigned)r->max_stack;
 	popts.filter = r->filter;
 	popts.time_quantum = 100000000;	/* perf's default --time-quantum 100ms */
+	const struct pev_data_features *tf = pev_data_features(r->data);
+
+	if (tf && tf->nr_topo_cpus) {
+		r->cpu_socket = calloc(tf->nr_topo_cpus, sizeof(*r->cpu_socket));
+		for (size_t i = 0; r->cpu_socket && i < tf->nr_topo_cpus; i++)
+			r->cpu_socket[i] = (int32_t)tf->topo_cpus[i].socket_id;
+		popts.cpu_socket = r->cpu_socket;
+		popts.nr_cpu_socket = r->cpu_socket ? tf->nr_topo_cpus : 0;
+	}
 	r->prof = pev_profile_new(r->machine, r->chain, pev_data_decoder(r->data), &popts);
 	if (!r->prof) {
 		cli_error("out of memory");
@@ -253,6 +262,7 @@ static int report_run(struct report *r)
 	}
 out:
 	pev_profile_free(r->prof);
+	free(r->cpu_socket);
 	pev_chain_free(r->chain);
 	pev_filter_free(r->filter);
 	pev_machine_free(r->machine);

@@ -67,6 +67,7 @@ struct report {
 	struct pev_chain *chain;
 	struct pev_filter *filter;
 	struct pev_profile *prof;
+	int32_t *cpu_socket;
 	FILE *out;
 };
 

@@ -156,7 +156,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		n = snprintf(b, sz, "%*.*d", w, w, e->cpu);
 		break;
 	case PEV_SORT_SOCKET:
-		n = snprintf(b, sz, "%*.*d", w, w, e->socket);
+		n = snprintf(b, sz, "%*.*d", w, w - 3, e->socket);
 		break;
 	case PEV_SORT_SRCLINE:
 		n = snprintf(b, sz, "%-.*s", w, e->srcline ? e->srcline : "");

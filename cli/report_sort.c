@@ -31,8 +31,6 @@ static const struct key_name key_names[] = {
 	{ "socket", PEV_SORT_SOCKET, C_KEY, "Socket" },
 	{ "srcline", PEV_SORT_SRCLINE, C_KEY, "Source:Line" },
 	{ "time", PEV_SORT_TIME, C_KEY, "Time" },
-	{ "symbol_size", PEV_SORT_SYM_SIZE, C_KEY, "Symbol size" },
-	{ "dso_size", PEV_SORT_DSO_SIZE, C_KEY, "DSO size" },
 	{ "weight", PEV_SORT_WEIGHT, C_KEY, "Weight" },
 	{ "local_weight", PEV_SORT_LOCAL_WEIGHT, C_KEY, "Local Weight" },
 	{ "cgroup_id", PEV_SORT_CGROUP_ID, C_KEY, "cgroup id (dev/inode)" },
@@ -41,7 +39,7 @@ static const struct key_name key_names[] = {
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"parent", "srcfile", "trace", "cgroup", "transaction", "ipc_null",
+	"parent", "srcfile", "symbol_size", "dso_size", "trace", "cgroup", "transaction", "ipc_null",
 	"local_ins_lat", "ins_lat", "local_p_stage_cyc", "p_stage_cyc",
 	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
 	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
@@ -96,8 +94,7 @@ int report_parse_sort(struct report *r, const char *s)
 				if (known)
 					cli_error("sort key '%.*s' is not supported by perfev report yet; "
 						  "use comm, pid, dso, sym, cpu, socket, srcline, time, "
-						  "symbol_size, dso_size, weight, local_weight, cgroup_id, "
-						  "code_page_size", (int)len, p);
+						  "weight, local_weight, cgroup_id, code_page_size", (int)len, p);
 				else
 					cli_error("unknown sort key '%.*s'; see 'perfev report -h' for the keys",
 						  (int)len, p);

@@ -76,6 +76,10 @@ struct pev_profile_opts {
 	 * exact time, as perf without --time-quantum... perf's default is
 	 * 100 ms). */
 	uint64_t time_quantum;
+	/* PEV_SORT_SOCKET: the socket of each CPU (cpu_socket[cpu], borrowed),
+	 * from the file's CPU_TOPOLOGY; -1 for CPUs past it or without. */
+	const int32_t *cpu_socket;
+	size_t nr_cpu_socket;
 	/* Timestamps printed relative to nothing: the profile only keeps the
 	 * numbers. */
 };

@@ -14,223 +14,6 @@
 #include <string.h>
 
 #include "profile/profile_internal.h"
-
-int pf_htab_init(struct pf_htab *h, uint32_t cap)
-{
-	h->slot = calloc(cap, sizeof(*h->slot));
-	if (!h->slot)
-		return -ENOMEM;
-	h->mask = cap - 1;
-	h->n = 0;
-	return 0;
-}
-
-void pf_htab_release(struct pf_htab *h)
-{
-	free(h->slot);
-	h->slot = NULL;
-}
-
-int pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
-		 void *ctx)
-{
-	if ((uint64_t)(h->n + 1) * 4 < (uint64_t)(h->mask + 1) * 3)
-		return 0;
-	uint32_t cap = (h->mask + 1) * 2;
-	uint32_t *s = calloc(cap, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (uint32_t i = 0; i <= h->mask; i++) {
-		if (!h->slot[i])
-			continue;
-		uint32_t j = (uint32_t)rehash(ctx, h->slot[i] - 1) & (cap - 1);
-
-		while (s[j])
-			j = (j + 1) & (cap - 1);
-		s[j] = h->slot[i];
-	}
-	free(h->slot);
-	h->slot = s;
-	h->mask = cap - 1;
-	return 0;
-}
-
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)
-{
-	if (need <= *cap)
-		return 0;
-	uint32_t c = *cap ? *cap * 2 : 256;
-
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*arr, (size_t)c * elsz);
-
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = c;
-	return 0;
-}
-
-/* ---------------------------------------------------------------- strings */
-
-static uint64_t str_rehash(void *ctx, uint32_t i)
-{
-	return ((struct pev_profile *)ctx)->str_hash[i];
-}
-
-static uint64_t hash_bytes(const void *b, size_t n)
-{
-	const unsigned char *s = b;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
-}
-
-const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len)
-{
-	uint64_t h = hash_bytes(s, len);
-	uint32_t i = (uint32_t)h & p->shash.mask;
-
-	for (; p->shash.slot[i]; i = (i + 1) & p->shash.mask) {
-		uint32_t k = p->shash.slot[i] - 1;
-
-		if (p->str_hash[k] == h && !strncmp(p->strs[k], s, len) &&
-		    !p->strs[k][len])
-			return p->strs[k];
-	}
-	uint32_t cap = p->str_cap;
-
-	if (grow((void **)&p->strs, &p->str_cap, p->nstrs + 1, sizeof(char *)) ||
-	    grow((void **)&p->str_hash, &cap, p->nstrs + 1, sizeof(uint64_t)))
-		return NULL;
-	if (cap != p->str_cap) {	/* keep both arrays the same size */
-		void *n = realloc(p->str_hash, (size_t)p->str_cap * sizeof(uint64_t));
-
-		if (!n)
-			return NULL;
-		p->str_hash = n;
-	}
-	char *c = strndup(s, len);
-
-	if (!c)
-		return NULL;
-	p->strs[p->nstrs] = c;
-	p->str_hash[p->nstrs] = h;
-	p->shash.slot[i] = ++p->nstrs;
-	p->shash.n++;
-	if (pf_htab_grow(&p->shash, str_rehash, p))
-		return NULL;
-	return c;
-}
-
-/* ----------------------------------------------------------------- frames */
-
-struct pev_profile_frame *pf_frame_at(const struct pev_profile *p, uint32_t i)
-{
-	return &p->fblocks[i / PF_FRAME_BLOCK][i % PF_FRAME_BLOCK].f;
-}
-
-static struct pf_frame *pfr(const struct pev_profile *p, uint32_t i)
-{
-	return &p->fblocks[i / PF_FRAME_BLOCK][i % PF_FRAME_BLOCK];
-}
-
-static uint64_t frame_rehash(void *ctx, uint32_t i)
-{
-	return pfr(ctx, i)->hash;
-}
-
-static uint32_t dso_order(struct pev_profile *p, struct pev_dso *dso)
-{
-	if (!dso)
-		return 0;
-	for (uint32_t i = 0; i < p->ndsos; i++)
-		if (p->dsos[i] == dso)
-			return i + 1;
-	if (grow((void **)&p->dsos, &p->dso_cap, p->ndsos + 1, sizeof(*p->dsos)))
-		return UINT32_MAX;
-	p->dsos[p->ndsos++] = dso;
-	return p->ndsos;
-}
-
-/* The frame for (dso, sym, inline name, key ip, level); keyip is 0 when
- * the frame does not keep its address.  Returns its index or -ENOMEM. */
-static int64_t frame_get(struct pev_profile *p, struct pev_dso *dso,
-			 const struct pev_symbol *sym, const char *inl,
-			 uint64_t keyip, uint64_t ip, uint64_t addr, char level)
-{
-	uint64_t h = pf_mix(pf_mix(pf_mix(pf_mix((uintptr_t)dso, (uintptr_t)sym),
-				    (uintptr_t)inl), keyip), (uint8_t)level);
-	uint32_t i = (uint32_t)h & p->fhash.mask;
-
-	for (; p->fhash.slot[i]; i = (i + 1) & p->fhash.mask) {
-		uint32_t k = p->fhash.slot[i] - 1;
-		struct pf_frame *f = pfr(p, k);
-
-		if (f->hash == h && f->f.dso == dso && f->f.sym == sym &&
-		    f->f.inline_name == inl && f->f.level == level &&
-		    f->keyip == keyip)
-			return k;
-	}
-	uint32_t n = p->nframes;
-
-	if (n / PF_FRAME_BLOCK >= p->nfblocks) {
-		struct pf_frame **b = realloc(p->fblocks,
-					      (p->nfblocks + 1) * sizeof(*b));
-
-		if (!b)
-			return -ENOMEM;
-		p->fblocks = b;
-		b[p->nfblocks] = calloc(PF_FRAME_BLOCK, sizeof(struct pf_frame));
-		if (!b[p->nfblocks])
-			return -ENOMEM;
-		p->nfblocks++;
-	}
-	struct pf_frame *f = pfr(p, n);
-	uint32_t ord = dso_order(p, dso);
-
-	if (ord == UINT32_MAX)
-		return -ENOMEM;
-	f->f.dso = dso;
-	f->f.sym = sym;
-	f->f.inline_name = inl;
-	f->f.ip = ip;
-	f->f.addr = addr;
-	f->f.level = level;
-	f->f.dso_order = ord;
-	f->hash = h;
-	f->keyip = keyip;
-	f->match = n;
-	p->fhash.slot[i] = n + 1;
-	p->fhash.n++;
-	p->nframes++;
-	if (pf_htab_grow(&p->fhash, frame_rehash, p))
-		return -ENOMEM;
-	/* Chains match by function: the match frame drops the address. */
-	if (sym && p->opts.match == PEV_PROFILE_FUNCTION && keyip) {
-		int64_t m = frame_get(p, dso, sym, inl, 0, ip, addr, level);
-
-		if (m < 0)
-			return m;
-		pfr(p, n)->match = (uint32_t)m;
-	}
-	return n;
-}
-
-static char level_of(uint8_t cpumode, bool kernel)
-{
-	switch (cpumode) {
-	case PERF_RECORD_MISC_HYPERVISOR: return 'H';
-	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
-	case PERF_RECORD_MISC_GUEST_USER: return 'u';
-	default: return kernel ? 'k' : '.';
-	}
-}
-
 /* ---------------------------------------------------------------- entries */
 
 static uint64_t ent_rehash(void *ctx, uint32_t i)
@@ -262,7 +45,7 @@ int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 			return 0;
 		}
 	}
-	if (grow((void **)&p->ents, &p->ent_cap, p->nents + 1, sizeof(*p->ents)))
+	if (pf_grow((void **)&p->ents, &p->ent_cap, p->nents + 1, sizeof(*p->ents)))
 		return -ENOMEM;
 	struct pf_entry *e = &p->ents[p->nents];
 
@@ -314,7 +97,7 @@ static int64_t chain_get(struct pev_profile *p, const uint32_t *ids, uint32_t n)
 		    !memcmp(p->chain_pool + c->off, ids, n * sizeof(*ids)))
 			return p->chash.slot[i] - 1;
 	}
-	if (grow((void **)&p->chains, &p->chain_cap, p->nchains + 1, sizeof(*p->chains)))
+	if (pf_grow((void **)&p->chains, &p->chain_cap, p->nchains + 1, sizeof(*p->chains)))
 		return -ENOMEM;
 	if (p->pool_len + n > p->pool_cap) {
 		uint64_t c = p->pool_cap ? p->pool_cap * 2 : 65536;
@@ -358,7 +141,7 @@ static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
 			return 0;
 		}
 	}
-	if (grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
+	if (pf_grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
 		return -ENOMEM;
 	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, period, 1,
 						 p->seq, h };
@@ -435,7 +218,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			return r;
 		}
 	}
-	if (grow((void **)&p->raws, &p->raw_cap, p->nraws + 1, sizeof(*p->raws)))
+	if (pf_grow((void **)&p->raws, &p->raw_cap, p->nraws + 1, sizeof(*p->raws)))
 		return NULL;
 	if (p->raw_len + nr > p->raw_cap2) {
 		uint64_t c = p->raw_cap2 ? p->raw_cap2 * 2 : 65536;
@@ -486,9 +269,9 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 	for (long j = first; j < n; j++) {
 		const struct pev_frame *f = &fr[j];
 		bool kip = p->frame_ip || !f->loc.sym;
-		int64_t id = frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
+		int64_t id = pf_frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
 				       kip ? f->ip : 0, f->ip, f->loc.map_ip,
-				       f->loc.dso ? level_of(f->cpumode, f->loc.kernel) : 0);
+				       f->loc.dso ? pf_level_of(f->cpumode, f->loc.kernel) : 0);
 
 		if (id < 0)
 			return id;
@@ -537,9 +320,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		chain = raw->chain;
 	} else {
 		pev_machine_resolve(p->m, s->pid, s->ip, cpumode, &loc);
-		self = frame_get(p, loc.dso, loc.sym, NULL,
+		self = pf_frame_get(p, loc.dso, loc.sym, NULL,
 				 (p->frame_ip || !loc.sym) ? loc.map_ip : 0, s->ip,
-				 loc.map_ip, level_of(cpumode, loc.kernel));
+				 loc.map_ip, pf_level_of(cpumode, loc.kernel));
 		if (self < 0)
 			return (int)self;
 		if (p->opts.callchains && p->chain) {
@@ -571,7 +354,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 
 		filtered = pev_filter_match(flt, &fs) != 0;
 	}
-	char level = level_of(cpumode, loc.kernel);
+	char level = pf_level_of(cpumode, loc.kernel);
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
 	k.event = ev;
@@ -580,16 +363,21 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.comm = comm;
 	if (p->key_on[PEV_SORT_PID])
 		k.tid = (int32_t)s->tid;
+	const struct pf_frame *sf = (const struct pf_frame *)pf_frame_at(p, (uint32_t)self);
+
 	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_SYM] ||
 	    p->key_on[PEV_SORT_DSO_SIZE])
-		k.dso = loc.dso;
+		k.dso = sf->cdso;
 	if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
-		k.sym = loc.sym;
+		k.sym = sf->csym;
 		if (!loc.sym)
 			k.kip = loc.map_ip;
 	}
 	if (p->key_on[PEV_SORT_CPU])
 		k.cpu = (s->fields & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
+	if (p->key_on[PEV_SORT_SOCKET])
+		k.socket = (s->fields & PERF_SAMPLE_CPU) && s->cpu < p->opts.nr_cpu_socket ?
+			   p->opts.cpu_socket[s->cpu] : -1;
 	if (p->key_on[PEV_SORT_TIME]) {
 		uint64_t q = p->opts.time_quantum;
 
@@ -671,7 +459,7 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 			return err;
 		if (!pev_machine_resolve(p->m, mm->pid, mm->addr,
 					 (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK), &loc) &&
-		    loc.dso && dso_order(p, loc.dso) == UINT32_MAX)
+		    loc.dso && pf_dso_order(p, loc.dso) == UINT32_MAX)
 			return -ENOMEM;
 		return 0;
 	}
@@ -757,7 +545,8 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 	    pf_htab_init(&p->shash, 256) || pf_htab_init(&p->ehash, 1024) ||
 	    pf_htab_init(&p->chash, 1024) || pf_htab_init(&p->phash, 1024) ||
 	    pf_htab_init(&p->nhash, 1024) || pf_htab_init(&p->rhash, 1024) ||
-	    grow((void **)&p->nodes, &p->node_cap, 1, sizeof(*p->nodes))) {
+	    pf_htab_init(&p->cshash, 1024) ||
+	    pf_grow((void **)&p->nodes, &p->node_cap, 1, sizeof(*p->nodes))) {
 		pev_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -795,6 +584,9 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	pf_htab_release(&p->phash);
 	pf_htab_release(&p->nhash);
 	pf_htab_release(&p->rhash);
+	pf_htab_release(&p->cshash);
+	free(p->cdsos);
+	free(p->csyms);
 	free(p->raws);
 	free(p->raw_pool);
 	pev_srclines_free(p->srclines);
@@ -806,7 +598,7 @@ PEV_EXPORT int pev_profile_seed_dso(struct pev_profile *p, struct pev_dso *dso)
 {
 	if (!p || !dso)
 		return -EINVAL;
-	return dso_order(p, dso) == UINT32_MAX ? -ENOMEM : 0;
+	return pf_dso_order(p, dso) == UINT32_MAX ? -ENOMEM : 0;
 }
 
 PEV_EXPORT uint64_t pev_profile_lost_samples(const struct pev_profile *p)

@@ -45,6 +45,10 @@ struct pf_key {
 struct pf_frame {
 	struct pev_profile_frame f;
 	uint32_t match;		/* index of the frame chains match on */
+	/* What entries key on: perf compares DSOs by name and symbols by
+	 * address, so two copies of a file (a rebuilt binary) are one. */
+	struct pev_dso *cdso;
+	const struct pev_symbol *csym;
 	uint64_t keyip;		/* the address it is keyed by, or 0 */
 	const char *srcl_raw;	/* pf_chain_entry_srcline's answer */
 	uint64_t hash;
@@ -131,6 +135,12 @@ struct pev_profile {
 	uint32_t nnodes, node_cap;
 	struct pf_htab nhash;
 
+	/* Canonical DSOs (by short name) and symbols (by DSO, start, end). */
+	struct { const char *name; struct pev_dso *dso; } *cdsos;
+	uint32_t ncdsos;
+	struct { struct pev_dso *dso; uint64_t start, end, hash; const struct pev_symbol *sym; } *csyms;
+	uint32_t ncsyms, csym_cap;
+	struct pf_htab cshash;
 	/* Raw chain cache. */
 	struct pf_raw *raws;
 	uint32_t nraws, raw_cap;
@@ -153,8 +163,15 @@ struct pev_profile {
 	uint32_t nsrc_dsos;
 };
 
-/* profile.c */
+/* profile_intern.c */
+int pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);
 struct pev_profile_frame *pf_frame_at(const struct pev_profile *p, uint32_t i);
+uint32_t pf_dso_order(struct pev_profile *p, struct pev_dso *dso);
+int64_t pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
+		     const struct pev_symbol *sym, const char *inl,
+		     uint64_t keyip, uint64_t ip, uint64_t addr, char level);
+char pf_level_of(uint8_t cpumode, bool kernel);
+/* profile.c */
 int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx);
 const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len);

@@ -527,9 +527,9 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			level = f->level;
 		if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_SYM] ||
 		    p->key_on[PEV_SORT_DSO_SIZE])
-			k.dso = f->dso;
+			k.dso = ((const struct pf_frame *)f)->cdso;
 		if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
-			k.sym = f->sym;
+			k.sym = ((const struct pf_frame *)f)->csym;
 			k.inl = f->inline_name;
 			k.kip = f->sym ? 0 : f->ip;
 		}
