@@ -227,7 +227,10 @@ static int report_run(struct report *r)
 	if (!r->input)
 		r->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
 			   "-" : "perf.data";
-	r->data = pev_data_open(r->input, NULL, err, sizeof(err));
+	/* a small window: the report keeps nothing that points into the file */
+	struct pev_data_open_opts oo = { .size = sizeof(oo), .window = 8u << 20 };
+
+	r->data = pev_data_open(r->input, &oo, err, sizeof(err));
 	if (!r->data) {
 		if (errno == ENOENT && strcmp(r->input, "-"))
 			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
