@@ -240,6 +240,9 @@ static int report_run(struct report *r)
 				  err[0] ? err : strerror(errno));
 		return EXIT_ERROR;
 	}
+	if (pev_data_recovered(r->data))
+		cli_warn("'%s' was cut short (%s); the report shows the samples before the cut",
+			 r->input, pev_data_recovered(r->data));
 	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = r->kallsyms };
 
 	r->dsos = pev_dso_cache_new(&dopts);

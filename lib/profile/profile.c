@@ -365,8 +365,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.tid = (int32_t)s->tid;
 	const struct pf_frame *sf = (const struct pf_frame *)pf_frame_at(p, (uint32_t)self);
 
-	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_SYM] ||
-	    p->key_on[PEV_SORT_DSO_SIZE])
+	/* perf's sym key compares DSOs only when a symbol was found */
+	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
+	    (p->key_on[PEV_SORT_SYM] && sf->csym))
 		k.dso = sf->cdso;
 	if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
 		k.sym = sf->csym;

@@ -525,9 +525,11 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 
 		if (f->level)
 			level = f->level;
-		if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_SYM] ||
-		    p->key_on[PEV_SORT_DSO_SIZE])
+		if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
+		    (p->key_on[PEV_SORT_SYM] && f->sym))
 			k.dso = ((const struct pf_frame *)f)->cdso;
+		else
+			k.dso = NULL;
 		if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
 			k.sym = ((const struct pf_frame *)f)->csym;
 			k.inl = f->inline_name;
