@@ -300,10 +300,19 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		    ((s->fields & PERF_SAMPLE_CPU) ? !pev_filter_cpu_ok(flt, s->cpu) :
 		     (pev_filter_needs(flt) & PEV_FILTER_NEED_CPU))))
 		return 0;
-	comm = pev_machine_comm(p->m, s->pid, s->tid);
-	comm = pf_intern_str(p, comm, strlen(comm));
-	if (!comm)
-		return -ENOMEM;
+	/* the comm of the last thread seen, until a COMM or FORK */
+	if (p->comm_cached && p->comm_pid == s->pid && p->comm_tid == s->tid) {
+		comm = p->comm_last;
+	} else {
+		comm = pev_machine_comm(p->m, s->pid, s->tid);
+		comm = pf_intern_str(p, comm, strlen(comm));
+		if (!comm)
+			return -ENOMEM;
+		p->comm_cached = true;
+		p->comm_pid = s->pid;
+		p->comm_tid = s->tid;
+		p->comm_last = comm;
+	}
 	bool hit;
 	struct pf_raw *raw = raw_get(p, s, cpumode, &hit);
 	int64_t self, chain = UINT32_MAX;
@@ -467,6 +476,7 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 		raw_clear(p);
+		p->comm_cached = false;
 		return pev_machine_process(p->m, rec);
 	case PERF_RECORD_EXIT:
 		return pev_machine_process(p->m, rec);

@@ -154,6 +154,9 @@ struct pev_profile {
 	uint32_t **order;	/* entry indices in output order */
 	uint64_t lost_samples;
 	uint64_t seq;		/* samples kept so far */
+	bool comm_cached;	/* comm_last is the comm of (comm_pid, comm_tid) */
+	uint32_t comm_pid, comm_tid;
+	const char *comm_last;
 
 	/* Scratch. */
 	uint32_t *scratch;
