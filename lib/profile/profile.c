@@ -31,7 +31,7 @@ static uint64_t key_hash(const struct pf_key *k)
 	return h;
 }
 
-int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
+int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx)
 {
 	uint64_t h = key_hash(k);
@@ -45,7 +45,7 @@ int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 			return 0;
 		}
 	}
-	if (pf_grow((void **)&p->ents, &p->ent_cap, p->nents + 1, sizeof(*p->ents)))
+	if (pev__pf_grow((void **)&p->ents, &p->ent_cap, p->nents + 1, sizeof(*p->ents)))
 		return -ENOMEM;
 	struct pf_entry *e = &p->ents[p->nents];
 
@@ -72,7 +72,7 @@ int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 	*idx = p->nents;
 	p->ehash.slot[i] = ++p->nents;
 	p->ehash.n++;
-	return pf_htab_grow(&p->ehash, ent_rehash, p);
+	return pev__pf_htab_grow(&p->ehash, ent_rehash, p);
 }
 
 /* ----------------------------------------------------------------- chains */
@@ -97,7 +97,7 @@ static int64_t chain_get(struct pev_profile *p, const uint32_t *ids, uint32_t n)
 		    !memcmp(p->chain_pool + c->off, ids, n * sizeof(*ids)))
 			return p->chash.slot[i] - 1;
 	}
-	if (pf_grow((void **)&p->chains, &p->chain_cap, p->nchains + 1, sizeof(*p->chains)))
+	if (pev__pf_grow((void **)&p->chains, &p->chain_cap, p->nchains + 1, sizeof(*p->chains)))
 		return -ENOMEM;
 	if (p->pool_len + n > p->pool_cap) {
 		uint64_t c = p->pool_cap ? p->pool_cap * 2 : 65536;
@@ -116,7 +116,7 @@ static int64_t chain_get(struct pev_profile *p, const uint32_t *ids, uint32_t n)
 	p->pool_len += n;
 	p->chash.slot[i] = ++p->nchains;
 	p->chash.n++;
-	if (pf_htab_grow(&p->chash, chain_rehash, p))
+	if (pev__pf_htab_grow(&p->chash, chain_rehash, p))
 		return -ENOMEM;
 	return p->nchains - 1;
 }
@@ -141,13 +141,13 @@ static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
 			return 0;
 		}
 	}
-	if (pf_grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
+	if (pev__pf_grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
 		return -ENOMEM;
 	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, period, 1,
 						 p->seq, h };
 	p->phash.slot[i] = ++p->npairs;
 	p->phash.n++;
-	return pf_htab_grow(&p->phash, pair_rehash, p);
+	return pev__pf_htab_grow(&p->phash, pair_rehash, p);
 }
 
 /* ---------------------------------------------------------------- samples */
@@ -218,7 +218,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			return r;
 		}
 	}
-	if (pf_grow((void **)&p->raws, &p->raw_cap, p->nraws + 1, sizeof(*p->raws)))
+	if (pev__pf_grow((void **)&p->raws, &p->raw_cap, p->nraws + 1, sizeof(*p->raws)))
 		return NULL;
 	if (p->raw_len + nr > p->raw_cap2) {
 		uint64_t c = p->raw_cap2 ? p->raw_cap2 * 2 : 65536;
@@ -241,7 +241,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 	p->raw_len += nr;
 	p->rhash.slot[i] = ++p->nraws;
 	p->rhash.n++;
-	if (pf_htab_grow(&p->rhash, raw_rehash, p))
+	if (pev__pf_htab_grow(&p->rhash, raw_rehash, p))
 		return NULL;
 	return &p->raws[p->nraws - 1];
 }
@@ -269,9 +269,9 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 	for (long j = first; j < n; j++) {
 		const struct pev_frame *f = &fr[j];
 		bool kip = p->frame_ip || !f->loc.sym;
-		int64_t id = pf_frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
+		int64_t id = pev__pf_frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
 				       kip ? f->ip : 0, f->ip, f->loc.map_ip,
-				       f->loc.dso ? pf_level_of(f->cpumode, f->loc.kernel) : 0);
+				       f->loc.dso ? pev__pf_level_of(f->cpumode, f->loc.kernel) : 0);
 
 		if (id < 0)
 			return id;
@@ -305,7 +305,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		comm = p->comm_last;
 	} else {
 		comm = pev_machine_comm(p->m, s->pid, s->tid);
-		comm = pf_intern_str(p, comm, strlen(comm));
+		comm = pev__pf_intern_str(p, comm, strlen(comm));
 		if (!comm)
 			return -ENOMEM;
 		p->comm_cached = true;
@@ -318,7 +318,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	int64_t self, chain = UINT32_MAX;
 
 	if (raw && hit) {
-		const struct pev_profile_frame *sf = pf_frame_at(p, raw->self);
+		const struct pev_profile_frame *sf = pev__pf_frame_at(p, raw->self);
 
 		memset(&loc, 0, sizeof(loc));
 		loc.dso = sf->dso;
@@ -329,9 +329,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		chain = raw->chain;
 	} else {
 		pev_machine_resolve(p->m, s->pid, s->ip, cpumode, &loc);
-		self = pf_frame_get(p, loc.dso, loc.sym, NULL,
+		self = pev__pf_frame_get(p, loc.dso, loc.sym, NULL,
 				 (p->frame_ip || !loc.sym) ? loc.map_ip : 0, s->ip,
-				 loc.map_ip, pf_level_of(cpumode, loc.kernel));
+				 loc.map_ip, pev__pf_level_of(cpumode, loc.kernel));
 		if (self < 0)
 			return (int)self;
 		if (p->opts.callchains && p->chain) {
@@ -363,7 +363,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 
 		filtered = pev_filter_match(flt, &fs) != 0;
 	}
-	char level = pf_level_of(cpumode, loc.kernel);
+	char level = pev__pf_level_of(cpumode, loc.kernel);
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
 	k.event = ev;
@@ -372,7 +372,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.comm = comm;
 	if (p->key_on[PEV_SORT_PID])
 		k.tid = (int32_t)s->tid;
-	const struct pf_frame *sf = (const struct pf_frame *)pf_frame_at(p, (uint32_t)self);
+	const struct pf_frame *sf = (const struct pf_frame *)pev__pf_frame_at(p, (uint32_t)self);
 
 	/* perf's sym key compares DSOs only when a symbol was found */
 	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
@@ -400,7 +400,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	if (p->key_on[PEV_SORT_CODE_PAGE_SIZE])
 		k.cps = s->code_page_size;
 	if (p->key_on[PEV_SORT_SRCLINE]) {
-		const char *sl = pev_profile_srcline(p, pf_frame_at(p, (uint32_t)self),
+		const char *sl = pev_profile_srcline(p, pev__pf_frame_at(p, (uint32_t)self),
 						     false);
 
 		if (!sl)
@@ -409,7 +409,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	}
 	uint32_t ei;
 
-	err = pf_entry_find(p, &k, level, pf_frame_at(p, (uint32_t)self), &ei);
+	err = pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
 	if (err)
 		return err;
 	struct pev_profile_entry *e = &p->ents[ei].e;
@@ -469,7 +469,7 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 			return err;
 		if (!pev_machine_resolve(p->m, mm->pid, mm->addr,
 					 (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK), &loc) &&
-		    loc.dso && pf_dso_order(p, loc.dso) == UINT32_MAX)
+		    loc.dso && pev__pf_dso_order(p, loc.dso) == UINT32_MAX)
 			return -ENOMEM;
 		return 0;
 	}
@@ -552,12 +552,12 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 	p->stats = calloc(p->nevents, sizeof(*p->stats));
 	p->order = calloc(p->nevents, sizeof(*p->order));
 	p->nnodes = 1;
-	if (!p->stats || !p->order || pf_htab_init(&p->fhash, 1024) ||
-	    pf_htab_init(&p->shash, 256) || pf_htab_init(&p->ehash, 1024) ||
-	    pf_htab_init(&p->chash, 1024) || pf_htab_init(&p->phash, 1024) ||
-	    pf_htab_init(&p->nhash, 1024) || pf_htab_init(&p->rhash, 1024) ||
-	    pf_htab_init(&p->cshash, 1024) ||
-	    pf_grow((void **)&p->nodes, &p->node_cap, 1, sizeof(*p->nodes))) {
+	if (!p->stats || !p->order || pev__pf_htab_init(&p->fhash, 1024) ||
+	    pev__pf_htab_init(&p->shash, 256) || pev__pf_htab_init(&p->ehash, 1024) ||
+	    pev__pf_htab_init(&p->chash, 1024) || pev__pf_htab_init(&p->phash, 1024) ||
+	    pev__pf_htab_init(&p->nhash, 1024) || pev__pf_htab_init(&p->rhash, 1024) ||
+	    pev__pf_htab_init(&p->cshash, 1024) ||
+	    pev__pf_grow((void **)&p->nodes, &p->node_cap, 1, sizeof(*p->nodes))) {
 		pev_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -588,14 +588,14 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->order);
 	free(p->stats);
 	free(p->scratch);
-	pf_htab_release(&p->fhash);
-	pf_htab_release(&p->shash);
-	pf_htab_release(&p->ehash);
-	pf_htab_release(&p->chash);
-	pf_htab_release(&p->phash);
-	pf_htab_release(&p->nhash);
-	pf_htab_release(&p->rhash);
-	pf_htab_release(&p->cshash);
+	pev__pf_htab_release(&p->fhash);
+	pev__pf_htab_release(&p->shash);
+	pev__pf_htab_release(&p->ehash);
+	pev__pf_htab_release(&p->chash);
+	pev__pf_htab_release(&p->phash);
+	pev__pf_htab_release(&p->nhash);
+	pev__pf_htab_release(&p->rhash);
+	pev__pf_htab_release(&p->cshash);
 	free(p->cdsos);
 	free(p->csyms);
 	free(p->raws);
@@ -609,7 +609,7 @@ PEV_EXPORT int pev_profile_seed_dso(struct pev_profile *p, struct pev_dso *dso)
 {
 	if (!p || !dso)
 		return -EINVAL;
-	return pf_dso_order(p, dso) == UINT32_MAX ? -ENOMEM : 0;
+	return pev__pf_dso_order(p, dso) == UINT32_MAX ? -ENOMEM : 0;
 }
 
 PEV_EXPORT uint64_t pev_profile_lost_samples(const struct pev_profile *p)

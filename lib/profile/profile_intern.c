@@ -9,7 +9,7 @@
 
 #include "profile/profile_internal.h"
 
-int pf_htab_init(struct pf_htab *h, uint32_t cap)
+int pev__pf_htab_init(struct pf_htab *h, uint32_t cap)
 {
 	h->slot = calloc(cap, sizeof(*h->slot));
 	if (!h->slot)
@@ -19,13 +19,13 @@ int pf_htab_init(struct pf_htab *h, uint32_t cap)
 	return 0;
 }
 
-void pf_htab_release(struct pf_htab *h)
+void pev__pf_htab_release(struct pf_htab *h)
 {
 	free(h->slot);
 	h->slot = NULL;
 }
 
-int pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
+int pev__pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
 		 void *ctx)
 {
 	if ((uint64_t)(h->n + 1) * 4 < (uint64_t)(h->mask + 1) * 3)
@@ -50,7 +50,7 @@ int pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
 	return 0;
 }
 
-int pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)
+int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)
 {
 	if (need <= *cap)
 		return 0;
@@ -84,7 +84,7 @@ static uint64_t hash_bytes(const void *b, size_t n)
 	return h ^ (h >> 29);
 }
 
-const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len)
+const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len)
 {
 	uint64_t h = hash_bytes(s, len);
 	uint32_t i = (uint32_t)h & p->shash.mask;
@@ -98,8 +98,8 @@ const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len)
 	}
 	uint32_t cap = p->str_cap;
 
-	if (pf_grow((void **)&p->strs, &p->str_cap, p->nstrs + 1, sizeof(char *)) ||
-	    pf_grow((void **)&p->str_hash, &cap, p->nstrs + 1, sizeof(uint64_t)))
+	if (pev__pf_grow((void **)&p->strs, &p->str_cap, p->nstrs + 1, sizeof(char *)) ||
+	    pev__pf_grow((void **)&p->str_hash, &cap, p->nstrs + 1, sizeof(uint64_t)))
 		return NULL;
 	if (cap != p->str_cap) {	/* keep both arrays the same size */
 		void *n = realloc(p->str_hash, (size_t)p->str_cap * sizeof(uint64_t));
@@ -116,14 +116,14 @@ const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len)
 	p->str_hash[p->nstrs] = h;
 	p->shash.slot[i] = ++p->nstrs;
 	p->shash.n++;
-	if (pf_htab_grow(&p->shash, str_rehash, p))
+	if (pev__pf_htab_grow(&p->shash, str_rehash, p))
 		return NULL;
 	return c;
 }
 
 /* ----------------------------------------------------------------- frames */
 
-struct pev_profile_frame *pf_frame_at(const struct pev_profile *p, uint32_t i)
+struct pev_profile_frame *pev__pf_frame_at(const struct pev_profile *p, uint32_t i)
 {
 	return &p->fblocks[i / PF_FRAME_BLOCK][i % PF_FRAME_BLOCK].f;
 }
@@ -138,14 +138,14 @@ static uint64_t frame_rehash(void *ctx, uint32_t i)
 	return pfr(ctx, i)->hash;
 }
 
-uint32_t pf_dso_order(struct pev_profile *p, struct pev_dso *dso)
+uint32_t pev__pf_dso_order(struct pev_profile *p, struct pev_dso *dso)
 {
 	if (!dso)
 		return 0;
 	for (uint32_t i = 0; i < p->ndsos; i++)
 		if (p->dsos[i] == dso)
 			return i + 1;
-	if (pf_grow((void **)&p->dsos, &p->dso_cap, p->ndsos + 1, sizeof(*p->dsos)))
+	if (pev__pf_grow((void **)&p->dsos, &p->dso_cap, p->ndsos + 1, sizeof(*p->dsos)))
 		return UINT32_MAX;
 	p->dsos[p->ndsos++] = dso;
 	return p->ndsos;
@@ -157,7 +157,7 @@ static int canon(struct pev_profile *p, struct pev_dso *dso,
 
 /* The frame for (dso, sym, inline name, key ip, level); keyip is 0 when
  * the frame does not keep its address.  Returns its index or -ENOMEM. */
-int64_t pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
+int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 			 const struct pev_symbol *sym, const char *inl,
 			 uint64_t keyip, uint64_t ip, uint64_t addr, char level)
 {
@@ -189,7 +189,7 @@ int64_t pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 		p->nfblocks++;
 	}
 	struct pf_frame *f = pfr(p, n);
-	uint32_t ord = pf_dso_order(p, dso);
+	uint32_t ord = pev__pf_dso_order(p, dso);
 
 	if (ord == UINT32_MAX)
 		return -ENOMEM;
@@ -208,11 +208,11 @@ int64_t pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 	p->fhash.slot[i] = n + 1;
 	p->fhash.n++;
 	p->nframes++;
-	if (pf_htab_grow(&p->fhash, frame_rehash, p))
+	if (pev__pf_htab_grow(&p->fhash, frame_rehash, p))
 		return -ENOMEM;
 	/* Chains match by function: the match frame drops the address. */
 	if (sym && p->opts.match == PEV_PROFILE_FUNCTION && keyip) {
-		int64_t m = pf_frame_get(p, dso, sym, inl, 0, ip, addr, level);
+		int64_t m = pev__pf_frame_get(p, dso, sym, inl, 0, ip, addr, level);
 
 		if (m < 0)
 			return m;
@@ -238,7 +238,7 @@ static int canon(struct pev_profile *p, struct pev_dso *dso,
 		return 0;
 	const char *n = pev_profile_dso_short(dso);
 
-	n = pf_intern_str(p, n, strlen(n));
+	n = pev__pf_intern_str(p, n, strlen(n));
 	if (!n)
 		return -ENOMEM;
 	uint32_t i;
@@ -271,7 +271,7 @@ static int canon(struct pev_profile *p, struct pev_dso *dso,
 			return 0;
 		}
 	}
-	if (pf_grow((void **)&p->csyms, &p->csym_cap, p->ncsyms + 1, sizeof(*p->csyms)))
+	if (pev__pf_grow((void **)&p->csyms, &p->csym_cap, p->ncsyms + 1, sizeof(*p->csyms)))
 		return -ENOMEM;
 	p->csyms[p->ncsyms].dso = *cd;
 	p->csyms[p->ncsyms].start = sym->start;
@@ -280,10 +280,10 @@ static int canon(struct pev_profile *p, struct pev_dso *dso,
 	p->csyms[p->ncsyms].sym = sym;
 	p->cshash.slot[j] = ++p->ncsyms;
 	p->cshash.n++;
-	return pf_htab_grow(&p->cshash, csym_rehash, p);
+	return pev__pf_htab_grow(&p->cshash, csym_rehash, p);
 }
 
-char pf_level_of(uint8_t cpumode, bool kernel)
+char pev__pf_level_of(uint8_t cpumode, bool kernel)
 {
 	switch (cpumode) {
 	case PERF_RECORD_MISC_HYPERVISOR: return 'H';

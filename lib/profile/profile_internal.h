@@ -13,10 +13,10 @@ struct pf_htab {
 	uint32_t n;
 };
 
-int pf_htab_init(struct pf_htab *h, uint32_t cap);
-void pf_htab_release(struct pf_htab *h);
+int pev__pf_htab_init(struct pf_htab *h, uint32_t cap);
+void pev__pf_htab_release(struct pf_htab *h);
 /* Doubles when 3/4 full; rehash(i) gives the hash of index i. */
-int pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
+int pev__pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
 		 void *ctx);
 
 static inline uint64_t pf_mix(uint64_t h, uint64_t v)
@@ -50,7 +50,7 @@ struct pf_frame {
 	struct pev_dso *cdso;
 	const struct pev_symbol *csym;
 	uint64_t keyip;		/* the address it is keyed by, or 0 */
-	const char *srcl_raw;	/* pf_chain_entry_srcline's answer */
+	const char *srcl_raw;	/* pev__pf_chain_entry_srcline's answer */
 	uint64_t hash;
 };
 
@@ -167,22 +167,22 @@ struct pev_profile {
 };
 
 /* profile_intern.c */
-int pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);
-struct pev_profile_frame *pf_frame_at(const struct pev_profile *p, uint32_t i);
-uint32_t pf_dso_order(struct pev_profile *p, struct pev_dso *dso);
-int64_t pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
+int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);
+struct pev_profile_frame *pev__pf_frame_at(const struct pev_profile *p, uint32_t i);
+uint32_t pev__pf_dso_order(struct pev_profile *p, struct pev_dso *dso);
+int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 		     const struct pev_symbol *sym, const char *inl,
 		     uint64_t keyip, uint64_t ip, uint64_t addr, char level);
-char pf_level_of(uint8_t cpumode, bool kernel);
+char pev__pf_level_of(uint8_t cpumode, bool kernel);
 /* profile.c */
-int pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
+int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx);
-const char *pf_intern_str(struct pev_profile *p, const char *s, size_t len);
+const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
 /* profile_src.c */
-const char *pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
+const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
 /* profile_tree.c */
-int pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
+int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);
-int pf_finish(struct pev_profile *p);
+int pev__pf_finish(struct pev_profile *p);
 
 #endif

@@ -93,7 +93,7 @@ static const char *srcline_at(struct pev_profile *p, const struct pev_profile_fr
 	if (!p || !f)
 		return NULL;
 	if (!f->dso)
-		return pf_intern_str(p, "??:0", 4);
+		return pev__pf_intern_str(p, "??:0", 4);
 	if (!p->srclines) {
 		p->srclines = pev_srclines_new();
 		if (!p->srclines)
@@ -121,7 +121,7 @@ static const char *srcline_at(struct pev_profile *p, const struct pev_profile_fr
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
 			 base && n[0] != '[' ? base + 1 : n, vaddr);
 	}
-	return pf_intern_str(p, buf, strlen(buf));
+	return pev__pf_intern_str(p, buf, strlen(buf));
 }
 
 PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
@@ -132,7 +132,7 @@ PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
 }
 
 /* The srcline sort key of a chain entry in children mode, cached. */
-const char *pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f)
+const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f)
 {
 	struct pf_frame *pf = (struct pf_frame *)f;
 

@@ -36,7 +36,7 @@ static int64_t node_new(struct pev_profile *p, uint32_t parent, uint32_t fid)
 	memset(n, 0, sizeof(*n));
 	n->n.parent = parent;
 	if (parent) {
-		struct pf_frame *f = (struct pf_frame *)pf_frame_at(p, fid);
+		struct pf_frame *f = (struct pf_frame *)pev__pf_frame_at(p, fid);
 		struct pev_profile_node *pn = &p->nodes[parent].n;
 
 		n->n.frame = &f->f;
@@ -48,7 +48,7 @@ static int64_t node_new(struct pev_profile *p, uint32_t parent, uint32_t fid)
 	return i;
 }
 
-int pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
+int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count)
 {
 	if (!*root) {
@@ -61,7 +61,7 @@ int pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 	uint32_t cur = *root;
 
 	for (uint32_t j = 0; j < n; j++) {
-		const struct pf_frame *f = (const struct pf_frame *)pf_frame_at(p, fids[j]);
+		const struct pf_frame *f = (const struct pf_frame *)pev__pf_frame_at(p, fids[j]);
 		uint64_t h = pf_mix(cur, f->match);
 		uint32_t i = (uint32_t)h & p->nhash.mask, found = 0;
 
@@ -84,7 +84,7 @@ int pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 			p->nhash.n++;
 			found = (uint32_t)c;
 			if (p->nhash.n * 4 >= (p->nhash.mask + 1) * 3) {
-				/* pf_htab_grow stores index + 1: rebuild by hand */
+				/* pev__pf_htab_grow stores index + 1: rebuild by hand */
 				uint32_t cap = (p->nhash.mask + 1) * 2;
 				uint32_t *s = calloc(cap, sizeof(*s));
 
@@ -508,7 +508,7 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 	for (uint32_t j = 0; j < n; j++)
 		w[j] = p->chain_pool[c->off + (p->opts.order == PEV_PROFILE_CALLER ?
 					      n - 1 - j : j)];
-	err = pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period, q->count);
+	err = pev__pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period, q->count);
 	if (n > p->ents[self].e.max_depth)
 		p->ents[self].e.max_depth = n;
 	if (err || !p->opts.children)
@@ -518,7 +518,7 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 
 	seen[nseen++] = self;
 	for (uint32_t j = 0; j < n; j++) {
-		const struct pev_profile_frame *f = pf_frame_at(p, w[j]);
+		const struct pev_profile_frame *f = pev__pf_frame_at(p, w[j]);
 		struct pf_key k = p->ents[self].key;
 		bool dup = false;
 		uint32_t ei;
@@ -536,7 +536,7 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			k.kip = f->sym ? 0 : f->ip;
 		}
 		if (p->key_on[PEV_SORT_SRCLINE]) {
-			k.srcline = pf_chain_entry_srcline(p, f);
+			k.srcline = pev__pf_chain_entry_srcline(p, f);
 			if (!k.srcline)
 				return -ENOMEM;
 		}
@@ -544,7 +544,7 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			dup = !memcmp(&p->ents[seen[s]].key, &k, sizeof(k));
 		if (dup)
 			continue;
-		err = pf_entry_find(p, &k, level, f, &ei);
+		err = pev__pf_entry_find(p, &k, level, f, &ei);
 		if (err)
 			return err;
 		struct pev_profile_entry *e = &p->ents[ei].e;
@@ -563,7 +563,7 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 		e->acc_period += q->period;
 		e->acc_samples += q->count;
 		seen[nseen++] = ei;
-		err = pf_tree_insert(p, &p->ents[ei].e.tree, w + j, n - j,
+		err = pev__pf_tree_insert(p, &p->ents[ei].e.tree, w + j, n - j,
 				     q->period, q->count);
 		if (n - j > p->ents[ei].e.max_depth)
 			p->ents[ei].e.max_depth = n - j;
