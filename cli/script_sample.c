@@ -245,7 +245,15 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 	if (f & F_INS_LAT)
 		so_u64(o, (uint16_t)(smp->weight >> 32), 16);
 	if (f & (F_IP | F_SYM | F_DSO)) {
-		if (ev->callchain && (smp->fields & PERF_SAMPLE_CALLCHAIN)) {
+		/* perf: with --max-stack 0 the unwinder fails on a sample
+		 * with a user stack dump, and the sample prints as one
+		 * without callchain. */
+		bool dwarf = (smp->fields & PERF_SAMPLE_REGS_USER) &&
+			     (smp->fields & PERF_SAMPLE_STACK_USER) &&
+			     smp->regs_user.nr && smp->stack_user.dyn_size;
+
+		if (ev->callchain && (smp->fields & PERF_SAMPLE_CALLCHAIN) &&
+		    !(dwarf && s->opt.max_stack == 0)) {
 			so_char(o, '\n');
 			print_callchain(s, smp, f);
 		} else {

@@ -50,13 +50,13 @@ PEV_EXPORT void pev_chain_free(struct pev_chain *c)
 {
 	if (!c)
 		return;
-	chain_unwind_release(c);
+	pev__chain_unwind_release(c);
 	free(c->frames);
 	free(c);
 }
 
 /* A slot at the end of the frame array; NULL when it cannot grow. */
-struct pev_frame *chain_push(struct pev_chain *c)
+struct pev_frame *pev__chain_push(struct pev_chain *c)
 {
 	if (c->nr == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 64;
@@ -76,19 +76,19 @@ struct pev_frame *chain_push(struct pev_chain *c)
 /* Appends the frame of ip; an unwound one as the frames DWARF says are
  * inlined at ip when it knows of any (perf looks inline frames up for
  * unwound entries only, not for sampled ones).  0 or -ENOMEM. */
-int chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
+int pev__chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
 		 uint8_t cpumode, bool unwound)
 {
 	struct pev_addr_loc loc;
 
 	pev_machine_resolve(c->m, pid, ip, cpumode, &loc);
 	if (unwound && !c->opts.no_inline) {
-		int r = chain_add_inlines(c, &loc, ip, cpumode, unwound);
+		int r = pev__chain_add_inlines(c, &loc, ip, cpumode, unwound);
 
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
-	struct pev_frame *f = chain_push(c);
+	struct pev_frame *f = pev__chain_push(c);
 
 	if (!f)
 		return -ENOMEM;
@@ -130,7 +130,7 @@ static int add_sampled(struct pev_chain *c, const struct pev_sample *smp)
 			continue;
 		}
 		taken++;
-		int r = chain_add_ip(c, smp->pid, ip, cpumode, false);
+		int r = pev__chain_add_ip(c, smp->pid, ip, cpumode, false);
 
 		if (r < 0)
 			return r;
@@ -157,12 +157,12 @@ PEV_EXPORT long pev_chain_resolve(struct pev_chain *c,
 	    (smp->fields & PERF_SAMPLE_REGS_USER) &&
 	    (smp->fields & PERF_SAMPLE_STACK_USER) &&
 	    smp->regs_user.nr && smp->stack_user.dyn_size) {
-		r = chain_unwind(c, smp);
+		r = pev__chain_unwind(c, smp);
 		if (r < 0)
 			return r;
 	}
 	if (!c->nr && c->opts.ip_if_empty) {
-		struct pev_frame *f = chain_push(c);
+		struct pev_frame *f = pev__chain_push(c);
 
 		if (!f)
 			return -ENOMEM;

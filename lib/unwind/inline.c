@@ -149,6 +149,22 @@ static const char *scope_name(Dwarf_Die *die)
 	return n;
 }
 
+/* gas describes an assembler function with one childless subprogram per
+ * symbol alias, all over the same range; addr2line (which perf runs)
+ * names the last of them.  *die becomes the last of the siblings that
+ * follow it and cover vaddr too. */
+static void last_alias(Dwarf_Die *die, uint64_t vaddr)
+{
+	Dwarf_Die cur = *die, next;
+
+	while (dwarf_siblingof(&cur, &next) == 0 &&
+	       dwarf_tag(&next) == DW_TAG_subprogram &&
+	       dwarf_haspc(&next, vaddr) == 1) {
+		*die = next;
+		cur = next;
+	}
+}
+
 /* Looks vaddr up in f's DWARF and appends the names to in->names: the
  * innermost function scope, then (dwarf_getscopes_die: the concrete
  * parents of an inlined instance, where dwarf_getscopes would give its
@@ -167,7 +183,11 @@ static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 		int tag = dwarf_tag(&scopes[i]);
 
 		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
-			m = dwarf_getscopes_die(&scopes[i], &chain);
+			Dwarf_Die die = scopes[i];
+
+			if (tag == DW_TAG_subprogram && !dwarf_haschildren(&die))
+				last_alias(&die, vaddr);
+			m = dwarf_getscopes_die(&die, &chain);
 			break;
 		}
 	}
@@ -190,7 +210,7 @@ static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 	return r;
 }
 
-int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
+int pev__chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 		      uint64_t ip, uint8_t cpumode, bool unwound)
 {
 	struct inline_state *in = c->in;
@@ -234,7 +254,7 @@ int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 		return 0;
 	for (uint32_t i = 0; i < e->nr; i++) {
 		const char *name = in->names[e->first + i];
-		struct pev_frame *fr = chain_push(c);
+		struct pev_frame *fr = pev__chain_push(c);
 
 		if (!fr)
 			return -ENOMEM;
@@ -247,7 +267,7 @@ int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 	return 1;
 }
 
-void chain_inline_release(struct pev_chain *c)
+void pev__chain_inline_release(struct pev_chain *c)
 {
 	struct inline_state *in = c->in;
 

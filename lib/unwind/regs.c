@@ -29,7 +29,7 @@ static const unsigned char x86_64_map[17] = {
 	X86_IP,
 };
 
-uint16_t unwind_host_machine(void)
+uint16_t pev__unwind_host_machine(void)
 {
 #if defined(__aarch64__)
 	return EM_AARCH64;
@@ -38,7 +38,7 @@ uint16_t unwind_host_machine(void)
 #endif
 }
 
-int unwind_user_ip_sp(uint16_t e_machine, const struct pev_regs *r,
+int pev__unwind_user_ip_sp(uint16_t e_machine, const struct pev_regs *r,
 		      uint64_t *ip, uint64_t *sp)
 {
 	unsigned rip, rsp;
@@ -53,7 +53,7 @@ int unwind_user_ip_sp(uint16_t e_machine, const struct pev_regs *r,
 	return 0;
 }
 
-int unwind_regs_to_dwarf(uint16_t e_machine, const struct pev_regs *r,
+int pev__unwind_regs_to_dwarf(uint16_t e_machine, const struct pev_regs *r,
 			 uint64_t *out, uint64_t *set, uint64_t *pc)
 {
 	int n;

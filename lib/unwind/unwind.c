@@ -16,49 +16,24 @@
  * sampled user IP, every caller at its return address - 1 (unless it is
  * a signal frame), an address 0 skipped; the unwinding stops at max_stack
  * frames or where the CFI or the memory ends, keeping what it found. */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/auxv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <linux/perf_event.h>
 
 #include <perfev/callchain.h>
 
 #include "unwind/unwind_internal.h"
+#include "unwind/unwind_state.h"
 
-/* perf's default --max-stack; the cap when max_stack is 0 (no limit). */
-#define UNWIND_MAX_FRAMES 1024
-
-struct space {			/* one process's address space */
-	uint32_t pid;
-	Dwfl *dwfl;
-	bool attached;
-};
-
-struct dso_fd {
-	struct pev_dso *dso;
-	int fd;			/* -1: cannot be opened */
-};
-
-struct unwind_state {
-	struct space *spaces;
-	size_t nr_spaces, cap_spaces;
-	struct dso_fd *fds;
-	size_t nr_fds, cap_fds;
-	/* The sample being unwound (for the callbacks). */
-	struct pev_chain *c;
-	const struct pev_sample *smp;
-	struct space *sp;
-	uint16_t e_machine;
-	uint64_t stack_start;
-	/* The frames found: pc and DWARF activation flag. */
-	uint64_t *pcs;
-	bool *act;
-	size_t n, max;
-};
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks dwfl_cbs = {
@@ -73,6 +48,7 @@ static void space_release(struct space *s)
 		dwfl_end(s->dwfl);
 	s->dwfl = NULL;
 	s->attached = false;
+	s->last_lo = s->last_hi = 0;
 }
 
 static struct space *space_get(struct unwind_state *u, uint32_t pid)
@@ -115,17 +91,51 @@ static int space_dwfl(struct space *s)
 
 /* Makes sure the DSO mapped at ip is a module of the process's Dwfl.
  * 0, or -1 when no file backs ip. */
-static int report_module(struct unwind_state *u, uint64_t ip)
+/* The vDSO's CFI: perf reads the recorded vDSO from its build-id cache,
+ * else its own; like the symbol layer, this process's is used (written
+ * to a temporary file once, for libdwfl).  NULL when it cannot be. */
+static const char *vdso_file(struct unwind_state *u)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+
+	if (u->vdso_state)
+		return u->vdso_state > 0 ? u->vdso_path : NULL;
+	u->vdso_state = -1;
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	size_t len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+
+	snprintf(u->vdso_path, sizeof(u->vdso_path), "/tmp/perfev-vdso-XXXXXX");
+	int fd = mkstemp(u->vdso_path);
+
+	if (fd < 0)
+		return NULL;
+	if (len > (1u << 20) || write(fd, eh, len) != (ssize_t)len) {
+		close(fd);
+		unlink(u->vdso_path);
+		return NULL;
+	}
+	close(fd);
+	u->vdso_state = 1;
+	return u->vdso_path;
+}
+
+int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 {
 	struct space *s = u->sp;
 	struct pev_addr_loc loc;
 
+	if (ip >= s->last_lo && ip < s->last_hi)
+		return 0;
 	if (pev_machine_resolve(u->c->m, s->pid, ip, PERF_RECORD_MISC_USER, &loc) < 0 ||
 	    !loc.dso || loc.kernel)
 		return -1;
-	const char *path = pev_dso_name(loc.dso);
+	const char *name = pev_dso_name(loc.dso), *path = name;
 	uint64_t base = loc.map_start - loc.map_pgoff;
 
+	if (name && !strcmp(name, "[vdso]"))
+		path = vdso_file(u);
 	if (!path || path[0] != '/')
 		return -1;
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, ip);
@@ -134,13 +144,15 @@ static int report_module(struct unwind_state *u, uint64_t ip)
 		Dwarf_Addr start;
 
 		dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		if (start == base)
-			return 0;
-		return -2;	/* the maps changed: the caller starts again */
+		if (start != base)
+			return -2;	/* the maps changed: the caller starts again */
+	} else {
+		mod = dwfl_report_elf(s->dwfl, name, path, -1, base, false);
+		if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
+			return -1;
 	}
-	mod = dwfl_report_elf(s->dwfl, path, path, -1, base, false);
-	if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
-		return -1;
+	s->last_lo = loc.map_start;
+	s->last_hi = loc.map_end;
 	return 0;
 }
 
@@ -180,7 +192,7 @@ static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 	return pread(f->fd, out, sizeof(*out), (off_t)off) == (ssize_t)sizeof(*out);
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwind_state *u = arg;
 	const struct pev_stack_user *st = &u->smp->stack_user;
@@ -191,8 +203,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return false;
 	/* As perf's libunwind reader: the last word of the dump is read
 	 * from the DSO instead (its bound is inclusive). */
-	if (addr < start || addr + sizeof(*result) >= end)
-		return read_dso(u, addr, result);
+	if (addr < start || addr + sizeof(*result) >= end) {
+		if (read_dso(u, addr, result))
+			return true;
+		u->read_failed = true;
+		return false;
+	}
 	memcpy(result, (const char *)st->data + (addr - start), sizeof(*result));
 	return true;
 }
@@ -218,7 +234,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	struct unwind_state *u = arg;
 	Dwarf_Word regs[UNWIND_DWARF_REGS];
 	uint64_t set = 0, pc;
-	int n = unwind_regs_to_dwarf(u->e_machine, &u->smp->regs_user,
+	int n = pev__unwind_regs_to_dwarf(u->e_machine, &u->smp->regs_user,
 				     regs, &set, &pc);
 
 	if (n <= 0)
@@ -233,7 +249,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 static const Dwfl_Thread_Callbacks thread_cbs = {
 	.next_thread = next_thread,
 	.get_thread = get_thread,
-	.memory_read = memory_read,
+	.memory_read = pev__unwind_memory_read,
 	.set_initial_registers = set_initial_registers,
 };
 
@@ -245,15 +261,50 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return DWARF_CB_ABORT;
+	if (!pc && u->n) {
+		/* A return address of 0 ends libunwind's walk (and perf's). */
+		u->read_failed = false;
+		return DWARF_CB_ABORT;
+	}
 	u->pcs[u->n] = pc;
 	u->act[u->n] = act;
 	u->n++;
 	if (u->n >= u->max)
 		return DWARF_CB_ABORT;
 	/* The CFI of pc must be known before libdw steps out of it. */
-	if (report_module(u, pc) == -2)
+	if (pev__unwind_report_module(u, pc) == -2)
 		return DWARF_CB_ABORT;
 	return DWARF_CB_OK;
+}
+
+/* True when the CFI of pc says its caller is unknown (the outermost
+ * frame: _start, clone), where the unwinding ends as it should. */
+bool pev__unwind_ra_undefined(struct space *s, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi[2];
+	Dwarf_Frame *fr;
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+
+	if (!mod)
+		return false;
+	cfi[0] = dwfl_module_eh_cfi(mod, &bias);
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Addr b = bias;
+
+		if (i == 1)
+			cfi[1] = dwfl_module_dwarf_cfi(mod, &b);
+		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], pc - b, &fr) != 0)
+			continue;
+		int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
+		int r = dwarf_frame_register(fr, ra, ops_mem, &ops, &nops);
+
+		free(fr);
+		return r == 0 && nops == 0 && ops == ops_mem;
+	}
+	return false;
 }
 
 /* Unwinds into u->pcs; 0, -2 when the process's maps changed under its
@@ -265,26 +316,43 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 
 	if (space_dwfl(s) < 0)
 		return -ENOMEM;
-	r = report_module(u, ip);
+	r = pev__unwind_report_module(u, ip);
 	if (r == -2)
 		return r;
-	if (!s->attached) {
-		if (r < 0)	/* attach needs one module's ELF */
-			return -1;
-		if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
-				       &thread_cbs, u))
-			return -1;
-		s->attached = true;
-	}
+	if (r < 0 && !s->attached)	/* attach needs one module's ELF */
+		return -1;
 	u->n = 0;
-	dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	u->read_failed = false;
+	r = u->e_machine == EM_X86_64 ? pev__fast_unwind(u, ip) : FAST_FALLBACK;
+	if (r == -ENOMEM || r == -2)
+		return r;
+	if (r == FAST_FALLBACK) {
+		if (!s->attached) {
+			if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
+					       &thread_cbs, u))
+				return -1;
+			s->attached = true;
+		}
+		u->n = 0;
+		u->read_failed = false;
+		dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	}
+	if (u->read_failed && u->n && u->n < u->max &&
+	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
+		/* perf's libunwind, when the stack dump ends before the
+		 * CFI does, takes one more frame whose return address reads
+		 * as 0 (printed as 0 - 1). */
+		u->pcs[u->n] = 0;
+		u->act[u->n] = false;
+		u->n++;
+	}
 	for (size_t i = 1; i < u->n; i++)	/* a step into other maps */
-		if (report_module(u, u->pcs[i]) == -2)
+		if (pev__unwind_report_module(u, u->pcs[i]) == -2)
 			return -2;
 	return 0;
 }
 
-int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
+int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 {
 	struct unwind_state *u = c->uw;
 	uint64_t ip, sp;
@@ -314,15 +382,17 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	u->sp = space_get(u, smp->pid);
 	if (!u->sp)
 		return -ENOMEM;
-	u->e_machine = c->opts.e_machine ? c->opts.e_machine : unwind_host_machine();
-	if (unwind_user_ip_sp(u->e_machine, &smp->regs_user, &ip, &sp) < 0)
+	u->e_machine = c->opts.e_machine ? c->opts.e_machine : pev__unwind_host_machine();
+	if (pev__unwind_user_ip_sp(u->e_machine, &smp->regs_user, &ip, &sp) < 0)
 		return 0;
 	u->stack_start = sp;
+	u->sp->last_lo = u->sp->last_hi = 0;
 	u->n = 0;
 	int r = unwind_once(u, ip);
 
 	if (r == -2) {
 		space_release(u->sp);
+		pev__rules_clear(u);
 		r = unwind_once(u, ip);
 	}
 	if (r == -ENOMEM)
@@ -337,13 +407,13 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t pc = u->pcs[i];
 
-		if (!pc)
-			continue;
 		/* libunwind (perf) leaves the pc of a signal frame as it is;
 		 * libdw marks the frame after one as an activation. */
 		if (i > 0 && !(i + 1 < u->n && u->act[i + 1]))
 			pc--;
-		int e = chain_add_ip(c, smp->pid, pc, PERF_RECORD_MISC_USER, true);
+		if (!pc)
+			continue;
+		int e = pev__chain_add_ip(c, smp->pid, pc, PERF_RECORD_MISC_USER, true);
 
 		if (e < 0)
 			return e;
@@ -351,11 +421,11 @@ int chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	return 0;
 }
 
-void chain_unwind_release(struct pev_chain *c)
+void pev__chain_unwind_release(struct pev_chain *c)
 {
 	struct unwind_state *u = c->uw;
 
-	chain_inline_release(c);
+	pev__chain_inline_release(c);
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->nr_spaces; i++)
@@ -363,7 +433,10 @@ void chain_unwind_release(struct pev_chain *c)
 	for (size_t i = 0; i < u->nr_fds; i++)
 		if (u->fds[i].fd >= 0)
 			close(u->fds[i].fd);
+	if (u->vdso_state > 0)
+		unlink(u->vdso_path);
 	free(u->spaces);
+	free(u->rules);
 	free(u->fds);
 	free(u->pcs);
 	free(u->act);

@@ -18,14 +18,14 @@ struct pev_chain {
 	struct inline_state *in;	/* created on the first inline lookup */
 };
 
-struct pev_frame *chain_push(struct pev_chain *c);
-int chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
+struct pev_frame *pev__chain_push(struct pev_chain *c);
+int pev__chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
 		 uint8_t cpumode, bool unwound);
 
 /* Appends the user frames unwound from smp's registers and stack dump.
  * 0 (also when unwinding stops early) or -ENOMEM. */
-int chain_unwind(struct pev_chain *c, const struct pev_sample *smp);
-void chain_unwind_release(struct pev_chain *c);
+int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp);
+void pev__chain_unwind_release(struct pev_chain *c);
 
 /* ---- regs.c: perf's user registers to DWARF's numbering. */
 #define UNWIND_DWARF_REGS 33	/* x86-64: 17, aarch64: 32 (+ pc) */
@@ -34,20 +34,20 @@ struct pev_regs;
  * user registers: out[i] is DWARF register i, bit i of *set says whether
  * it was sampled, *pc the program counter.  Returns how many DWARF
  * registers out holds, or -EINVAL (another machine, or no IP). */
-int unwind_regs_to_dwarf(uint16_t e_machine, const struct pev_regs *r,
+int pev__unwind_regs_to_dwarf(uint16_t e_machine, const struct pev_regs *r,
 			 uint64_t *out, uint64_t *set, uint64_t *pc);
 /* The sampled user IP and SP; 0 or -ENOENT. */
-int unwind_user_ip_sp(uint16_t e_machine, const struct pev_regs *r,
+int pev__unwind_user_ip_sp(uint16_t e_machine, const struct pev_regs *r,
 		      uint64_t *ip, uint64_t *sp);
 /* EM_X86_64 or EM_AARCH64 as this library was built for. */
-uint16_t unwind_host_machine(void);
+uint16_t pev__unwind_host_machine(void);
 
 /* Appends the frames of the functions inlined at ip (innermost first,
  * then the function that holds them) as perf does, when DWARF knows of
  * any: 1 when it did (the caller adds no frame of its own), 0 when it did
  * not, -ENOMEM. */
-int chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
+int pev__chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 		      uint64_t ip, uint8_t cpumode, bool unwound);
-void chain_inline_release(struct pev_chain *c);
+void pev__chain_inline_release(struct pev_chain *c);
 
 #endif

@@ -1,0 +1,69 @@
+/* Internal: the DWARF unwinder's state (unwind.c: libdwfl's unwinder;
+ * unwind_fast.c: the same walk from cached CFI rules). */
+#ifndef PEV_UNWIND_STATE_H
+#define PEV_UNWIND_STATE_H
+
+#include <elfutils/libdwfl.h>
+
+#include "unwind/unwind_internal.h"
+
+/* The cap on unwound frames when max_stack is 0 (no limit). */
+#define UNWIND_MAX_FRAMES 1024
+
+struct space {			/* one process's address space */
+	uint32_t pid;
+	Dwfl *dwfl;
+	bool attached;
+	/* The map last found reported, within the current sample. */
+	uint64_t last_lo, last_hi;
+};
+
+struct dso_fd {
+	struct pev_dso *dso;
+	int fd;			/* -1: cannot be opened */
+};
+
+struct unwind_state {
+	struct space *spaces;
+	size_t nr_spaces, cap_spaces;
+	char vdso_path[64];	/* this process's vDSO, written out; "" none */
+	int vdso_state;		/* 0 not tried, 1 written, -1 failed */
+	struct dso_fd *fds;
+	size_t nr_fds, cap_fds;
+	/* The sample being unwound (for the callbacks). */
+	struct pev_chain *c;
+	const struct pev_sample *smp;
+	struct space *sp;
+	uint16_t e_machine;
+	uint64_t stack_start;
+	bool read_failed;	/* a memory read failed in this sample */
+	/* The fast path's CFI rules (fast.c's cache), by module and pc. */
+	struct cfi_rule *rules;
+	size_t rules_size, rules_used;
+	/* The frames found: pc and DWARF activation flag. */
+	uint64_t *pcs;
+	bool *act;
+	size_t n, max;
+};
+
+struct cfi_rule;
+
+/* Makes sure the DSO mapped at ip is a module of the process's Dwfl:
+ * 0, -1 when no file backs ip, -2 when a module sits at another base
+ * (the process's maps changed). */
+int pev__unwind_report_module(struct unwind_state *u, uint64_t ip);
+/* libdwfl's memory_read callback: the stack dump, else the DSO file; a
+ * failure sets u->read_failed. */
+bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
+/* True when the CFI of pc says its caller is unknown (_start, clone). */
+bool pev__unwind_ra_undefined(struct space *s, uint64_t pc);
+
+/* unwind_fast.c: the walk of the sample in u from ip into u->pcs and
+ * u->act, as libdwfl's unwinder would do it (x86-64): 0, -2 (the maps
+ * changed), -ENOMEM, or FAST_FALLBACK when a frame needs what only
+ * libdwfl does (CFA expressions, signal frames, no CFI, no module). */
+#define FAST_FALLBACK 1
+int pev__fast_unwind(struct unwind_state *u, uint64_t ip);
+void pev__rules_clear(struct unwind_state *u);
+
+#endif

