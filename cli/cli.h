@@ -12,6 +12,9 @@ enum {
 	EXIT_OK = 0,
 	EXIT_ERROR = 1,		/* the operation failed (message on stderr) */
 	EXIT_USAGE = 2,		/* bad command line */
+	/* script, report: the input file was cut short; everything it
+	 * holds was read and printed, and a warning says what is missing */
+	EXIT_INCOMPLETE = 3,
 };
 
 /* "perfev: error: <msg>" on stderr.  Messages are lowercase, name the

@@ -134,6 +134,26 @@ found:
 	return 0;
 }
 
+/* perf writes a pipe stream for -o - and, without -o, when stdout is a
+ * FIFO. */
+static bool output_is_pipe(const char *path)
+{
+	struct stat st;
+
+	if (path)
+		return !strcmp(path, "-");
+	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+}
+
+/* In the workload's child, before its exec: stdout carries the data
+ * stream, so the workload writes its own output to stderr (perf 6.1's
+ * evlist__prepare_workload does the same dup2 in pipe mode). */
+static void workload_stdout_to_stderr(void *arg)
+{
+	(void)arg;
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+}
+
 /* perf: an existing, non-empty output becomes NAME.old. */
 static int open_output(struct rec *r)
 {
@@ -584,7 +604,11 @@ int cmd_record(int argc, char **argv)
 	r.cpu_wide = o->all_cpus || o->cpus;
 
 	if (r.argv) {
-		r.wl = pev_workload_new(r.argv, NULL);
+		struct pev_workload_opts wo = { .size = sizeof(wo) };
+
+		if (output_is_pipe(r.path))
+			wo.child_setup = workload_stdout_to_stderr;
+		r.wl = pev_workload_new(r.argv, &wo);
 		if (!r.wl) {
 			cli_error("cannot start '%s': %s", r.argv[0], strerror(errno));
 			return EXIT_ERROR;

@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "header.h"
+#include "input.h"
+#include "pager.h"
 #include "options.h"
 #include "script.h"
 
@@ -117,14 +120,33 @@ static void handle(struct script *s, const struct pev_record *rec)
 static int run(struct script *s)
 {
 	struct pev_data_event ev;
-	uint64_t bad = 0;
+	struct progress prog;
+	uint64_t bad = 0, base = pev_data_data_offset(s->data);
+	char title[320];
 	int rc;
 
+	if (s->opt.header) {
+		size_t hlen;
+		char *h = cli_header_text(s->data, s->opt.input, &hlen);
+
+		if (!h) {
+			cli_error("out of memory");
+			return EXIT_ERROR;
+		}
+		so_mem(&s->out, h, hlen);
+		free(h);
+	}
+	/* perf script does not page; its output streams, so the progress
+	 * line is for output that does not go to the terminal. */
+	snprintf(title, sizeof(title), "reading '%s'", s->opt.input);
+	progress_init(&prog, title, pev_data_is_pipe(s->data) || isatty(STDOUT_FILENO) ? 0 :
+			      pev_data_data_size(s->data));
 	for (;;) {
 		rc = s->opt.dump_raw ? pev_data_next(s->data, &ev) :
 		     pev_data_next_ordered(s->data, &ev);
 		if (rc <= 0)
 			break;
+		progress_update(&prog, ev.offset - base);
 		if (s->opt.dump_raw) {
 			script_dump_raw(s, &ev);
 			if (!ev.decode_error)
@@ -137,6 +159,7 @@ static int run(struct script *s)
 		if (s->out.err)
 			break;
 	}
+	progress_done(&prog);
 	so_flush(&s->out);
 	if (s->out.err) {
 		if (s->out.err != -EPIPE)
@@ -151,7 +174,7 @@ static int run(struct script *s)
 	if (bad)
 		cli_warn("%llu records of '%s' could not be decoded and were skipped",
 			 (unsigned long long)bad, s->opt.input);
-	return EXIT_OK;
+	return cli_report_cut(s->opt.input, s->data);
 }
 
 int cmd_script(int argc, char **argv)
@@ -185,7 +208,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_STRING, 'C', "cpu", &s.opt.filter.cpu, "cpu", "only samples (and side-band records) of these CPUs: 0-3,6", NULL, 0 },
 		{ OPT_STRING, 0, "time", &s.opt.filter.time, "str", "time span of interest: start,stop in seconds (either open, several ranges separated by spaces), or percent ranges 10%, 10%/2, 0%-10%,30%-40%", NULL, 0 },
 		{ OPT_STRING, 0, "dsos", &s.opt.filter.dso, "dso[,dso...]", "only samples whose ip is in these DSOs", NULL, 0 },
-		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (or 0xSTART addresses)", NULL, 0 },
+		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (an entry 0xADDR matches the ip itself, as perf)", NULL, 0 },
 		{ OPT_BOOL, 0, "header", &s.opt.header, NULL, "print the file's header first", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &s.opt.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
@@ -225,6 +248,8 @@ int cmd_script(int argc, char **argv)
 	if (!s.opt.input)
 		s.opt.input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
 			      "-" : "perf.data";
+	if (cli_check_owner(s.opt.input, s.opt.force))
+		return EXIT_ERROR;
 	s.data = pev_data_open(s.opt.input, NULL, err, sizeof(err));
 	if (!s.data) {
 		if (errno == ENOENT && strcmp(s.opt.input, "-"))
@@ -262,16 +287,16 @@ int cmd_script(int argc, char **argv)
 		if (err2 == -EINVAL)
 			goto out;
 	}
-	if (!tod_possible(&s)) {
-		cli_error("cannot print 'tod': '%s' has no clock data; record with -k/--clockid",
-			  s.opt.input);
-		goto out;
-	}
 	if ((ret = script_filter_check_file(&s))) {
 		ret = ret == EXIT_USAGE ? EXIT_USAGE : EXIT_ERROR;
 		goto out;
 	}
 	ret = EXIT_ERROR;
+	if (!tod_possible(&s)) {
+		cli_error("cannot print 'tod': '%s' has no clock data; record with -k/--clockid",
+			  s.opt.input);
+		goto out;
+	}
 	ret = run(&s);
 out:
 	so_release(&s.out);
@@ -285,6 +310,6 @@ out:
 	pev_machine_free(s.machine);
 	pev_dso_cache_free(s.dsos);
 	pev_data_close(s.data);
-	pev_filter_free(s.filter);
+	script_filter_release(&s);
 	return ret;
 }

@@ -20,7 +20,11 @@
 
 /* Starts the pager when stdout is a terminal and `allowed` (false for
  * --no-pager, or output that is not for a person).  True when one runs;
- * it is waited for at exit (the output flushed and closed first). */
+ * it is waited for at exit (the output flushed and closed first).
+ * perf's rule for report: --stdio output is paged on a terminal (perf
+ * falls back to the pager when no TUI runs); `perf --no-pager` and
+ * PAGER=cat turn it off; --header-only and pipes are not paged because
+ * stdout is not a terminal or the caller passes false. */
 bool pager_start(bool allowed);
 /* True while the pager holds stdout. */
 bool pager_active(void);

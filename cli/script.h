@@ -151,6 +151,10 @@ struct script {
 	struct dso_sections *sections;	/* script_src.c */
 	size_t nr_sections;
 	struct pev_filter *filter;	/* NULL: no filter option */
+	/* perf's thread->pid_ for the pid filter: the first pid seen with a
+	 * tid, used for samples whose pid is -1 (script_filter.c) */
+	struct { int32_t tid, pid; } *tid_pid;
+	size_t tid_pid_cap, tid_pid_len;
 };
 
 /* script_fields.c */
@@ -202,6 +206,7 @@ int script_filter_check_file(struct script *s);
 /* True when the sample (or side-band record) is to be printed. */
 bool script_filter_sample(struct script *s, const struct pev_record *rec);
 bool script_filter_side(struct script *s, const struct pev_record *rec);
+void script_filter_release(struct script *s);
 
 /* script_trace.c */
 int script_trace_setup(struct script *s);

@@ -5,6 +5,8 @@
  *  - side-band records printed by --show-*-events: -C only (perf's
  *    filter_cpu()). */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -67,6 +69,54 @@ static const char *base_name(const char *path)
 	return b && b[1] ? b + 1 : path;
 }
 
+/* perf's threads are found by tid and keep the first pid they were seen
+ * with (machine__update_thread_pid), so a sample that lost its pid (-1,
+ * a task exiting) counts for the pid its tid had: an open-addressing
+ * table tid -> first pid.  Returns the pid the filter sees. */
+static int32_t thread_pid(struct script *s, int32_t pid, int32_t tid)
+{
+	size_t cap = s->tid_pid_cap, i;
+
+	if (s->tid_pid_len * 2 >= cap) {
+		size_t ncap = cap ? cap * 2 : 1024;
+		__typeof__(s->tid_pid) t = malloc(ncap * sizeof(*t));
+
+		if (!t)
+			return pid;
+		for (i = 0; i < ncap; i++)
+			t[i].tid = INT32_MIN;
+		for (size_t j = 0; j < cap; j++) {
+			if (s->tid_pid[j].tid == INT32_MIN)
+				continue;
+			for (i = (uint32_t)s->tid_pid[j].tid % ncap; t[i].tid != INT32_MIN;
+			     i = (i + 1) % ncap)
+				;
+			t[i] = s->tid_pid[j];
+		}
+		free(s->tid_pid);
+		s->tid_pid = t;
+		s->tid_pid_cap = cap = ncap;
+	}
+	for (i = (uint32_t)tid % cap; s->tid_pid[i].tid != INT32_MIN; i = (i + 1) % cap)
+		if (s->tid_pid[i].tid == tid) {
+			if (s->tid_pid[i].pid == -1)
+				s->tid_pid[i].pid = pid;
+			return s->tid_pid[i].pid;
+		}
+	s->tid_pid[i].tid = tid;
+	s->tid_pid[i].pid = pid;
+	s->tid_pid_len++;
+	return pid;
+}
+
+void script_filter_release(struct script *s)
+{
+	free(s->tid_pid);
+	s->tid_pid = NULL;
+	pev_filter_free(s->filter);
+	s->filter = NULL;
+}
+
 bool script_filter_sample(struct script *s, const struct pev_record *rec)
 {
 	const struct pev_sample *smp = &rec->u.sample;
@@ -79,8 +129,8 @@ bool script_filter_sample(struct script *s, const struct pev_record *rec)
 		return false;
 	needs = pev_filter_needs(s->filter);
 	memset(&fs, 0, sizeof(fs));
-	fs.pid = (int32_t)smp->pid;
 	fs.tid = (int32_t)smp->tid;
+	fs.pid = s->opt.filter.pid ? thread_pid(s, (int32_t)smp->pid, fs.tid) : (int32_t)smp->pid;
 	fs.cpu = smp->cpu;
 	fs.has_cpu = smp->fields & PERF_SAMPLE_CPU;
 	if (needs & PEV_FILTER_NEED_COMM)

@@ -344,8 +344,8 @@ struct pev_data;
 
 struct pev_data_open_opts {
 	size_t size;		/* sizeof(struct pev_data_open_opts) */
-	/* Stop instead of recovering a truncated file (data.size 0 or past
-	 * the end of the file). */
+	/* Stop instead of recovering a truncated file (data.size 0, data or
+	 * feature sections past the end of the file). */
 	bool strict;
 	/* File mode: mapped pages more than this many bytes behind the
 	 * reading position are given back to the kernel (0: 64 MiB), which
@@ -376,6 +376,22 @@ PEV_EXPORT bool pev_data_is_swapped(const struct pev_data *d);
 /* Set when the file was recovered: data.size was 0 or ran past the end of
  * the file; the text says what was done.  NULL otherwise. */
 PEV_EXPORT const char *pev_data_recovered(const struct pev_data *d);
+/* What is missing from a file cut short (a copy that stopped, a full disk,
+ * a recording killed before it wrote its header): file mode only. */
+struct pev_data_cut {
+	bool data_size_zero;	/* the header's data size was never written */
+	uint64_t header_data_size;	/* what the header announces, else 0 */
+	uint64_t data_in_file;	/* bytes of the data section the file holds */
+	/* Bytes of the data section read as whole records: reading stopped
+	 * there (a record cut by the end of the file).  Known once reading
+	 * has reached the end; until then data_in_file. */
+	uint64_t records_end;
+	bool features_lost;	/* feature sections announced but cut off */
+	unsigned nr_features_lost;
+};
+/* True when d was recovered (pev_data_recovered() != NULL) or lost its
+ * feature sections; fills *out.  False, *out zeroed, for a whole file. */
+PEV_EXPORT bool pev_data_cut_info(const struct pev_data *d, struct pev_data_cut *out);
 /* Data section (file mode): offset and size (after recovery). */
 PEV_EXPORT uint64_t pev_data_data_offset(const struct pev_data *d);
 PEV_EXPORT uint64_t pev_data_data_size(const struct pev_data *d);

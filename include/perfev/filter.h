@@ -103,8 +103,9 @@ PEV_EXPORT bool pev_filter_needs_sample_time(const struct pev_filter *f);
 PEV_EXPORT int pev_filter_set_sample_time(struct pev_filter *f, uint64_t first,
 					  uint64_t last, char *err, size_t errlen);
 
-/* The PEV_FILTER_NEED_* mask: which fields matching reads. 0: the filter
- * passes everything. */
+/* The PEV_FILTER_NEED_* mask: which resolved fields (beyond pid and tid,
+ * always read) matching reads.  0 with no pid/tid list: the filter passes
+ * everything. */
 PEV_EXPORT unsigned pev_filter_needs(const struct pev_filter *f);
 
 /* True when a sample at time t (0: unknown) passes --time.  Cheap; call

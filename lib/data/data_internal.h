@@ -96,6 +96,7 @@ struct pev_data {
 	struct file_header hdr;
 	uint64_t data_off, data_end;
 	bool recovering;	/* stop quietly at a record cut by EOF */
+	struct pev_data_cut cut;	/* what recovery found (pev_data_cut_info) */
 	struct pev_decoder *dec;
 	char **names;
 	size_t nnames;

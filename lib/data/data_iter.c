@@ -183,6 +183,7 @@ static int cut(struct pev_data *d, uint64_t pos, const char *what)
 
 		snprintf(d->recovered + n, sizeof(d->recovered) - n,
 			 "; stopped at offset %" PRIu64 " (%s)", pos, what);
+		d->cut.records_end = pos - d->data_off;
 		d->pos = d->data_end;
 		return 0;
 	}

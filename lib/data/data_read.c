@@ -123,11 +123,24 @@ static int read_features(struct pev_data *d)
 		n += pev_data_features_has(&d->feat, f);
 	if (!n)
 		return 0;
-	if (!in_file(d, off, n * 16))
-		return pev__data_set_error(d, -EBADMSG,
-			"perf.data: feature index at offset %" PRIu64
-			" (%zu entries) extends past the end of the file (size %zu)",
-			off, n, d->len);
+	if (!in_file(d, off, n * 16)) {
+		if (d->strict)
+			return pev__data_set_error(d, -EBADMSG,
+				"perf.data: feature index at offset %" PRIu64
+				" (%zu entries) extends past the end of the file (size %zu)",
+				off, n, d->len);
+		/* The records are whole, the features were never copied (a
+		 * copy that stopped there): read the records, as perf does,
+		 * and say so. */
+		memset(d->feat.present, 0, sizeof(d->feat.present));
+		d->cut.features_lost = true;
+		d->cut.nr_features_lost = (unsigned)n;
+		snprintf(d->recovered, sizeof(d->recovered),
+			 "perf.data: the %zu feature sections after the data "
+			 "are cut by the end of the file (size %zu); reading "
+			 "the records without them", n, d->len);
+		return 0;
+	}
 	struct pev_data_features bits = d->feat;
 
 	memset(d->feat.present, 0, sizeof(d->feat.present));
@@ -242,6 +255,8 @@ static int open_file(struct pev_data *d)
 				"recording did not finish)");
 		d->data_end = d->len;
 		d->recovering = true;
+		d->cut.data_size_zero = true;
+		d->cut.data_in_file = d->cut.records_end = d->len - d->data_off;
 		snprintf(d->recovered, sizeof(d->recovered),
 			 "perf.data: the header's data size is 0 (the recording "
 			 "did not finish); reading the %zu bytes after offset %"
@@ -257,6 +272,11 @@ static int open_file(struct pev_data *d)
 				"file (size %zu)", d->data_off, h->data.size, d->len);
 		d->data_end = d->len;
 		d->recovering = true;
+		d->cut.header_data_size = h->data.size;
+		d->cut.data_in_file = d->cut.records_end = d->len - d->data_off;
+		for (unsigned f = 0; f < PEV_FEAT_BITS; f++)
+			d->cut.nr_features_lost += pev_data_features_has(&d->feat, f);
+		d->cut.features_lost = d->cut.nr_features_lost > 0;
 		memset(d->feat.present, 0, sizeof(d->feat.present));
 		snprintf(d->recovered, sizeof(d->recovered),
 			 "perf.data: the data section (size %" PRIu64 ") is cut "
@@ -487,6 +507,16 @@ PEV_EXPORT bool pev_data_is_swapped(const struct pev_data *d) { return d->swap; 
 PEV_EXPORT const char *pev_data_recovered(const struct pev_data *d)
 {
 	return d->recovered[0] ? d->recovered : NULL;
+}
+PEV_EXPORT bool pev_data_cut_info(const struct pev_data *d, struct pev_data_cut *out)
+{
+	bool cut = !d->pipe && (d->recovered[0] || d->cut.features_lost);
+
+	if (cut)
+		*out = d->cut;
+	else
+		memset(out, 0, sizeof(*out));
+	return cut;
 }
 PEV_EXPORT uint64_t pev_data_data_offset(const struct pev_data *d)
 {

@@ -364,14 +364,7 @@ void pev_filter_free(struct pev_filter *f)
 
 unsigned pev_filter_needs(const struct pev_filter *f)
 {
-	unsigned n;
-
-	if (!f)
-		return 0;
-	n = f->needs;
-	if (f->pid.v || f->tid.v)
-		n |= PEV_FILTER_NEED_COMM;	/* the thread's identity */
-	return n;
+	return f ? f->needs : 0;
 }
 
 bool pev_filter_thread_ok(const struct pev_filter *f, int32_t pid, int32_t tid,

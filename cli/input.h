@@ -1,0 +1,21 @@
+/* Checks shared by the commands that read a perf.data file (script,
+ * report): perf's ownership rule and the warning for a file cut short. */
+#ifndef PEV_CLI_INPUT_H
+#define PEV_CLI_INPUT_H
+
+#include <stdbool.h>
+
+#include <perfev/data.h>
+
+/* perf's rule: a file owned by someone other than the user and root is
+ * refused unless -f/--force.  0, or EXIT_ERROR after the error line.
+ * Not for "-" (a pipe). */
+int cli_check_owner(const char *path, bool force);
+
+/* After reading d to its end: when the file was cut short (data section
+ * or features past the end of the file, data size 0 in the header),
+ * one warning on stderr saying what is missing, and EXIT_INCOMPLETE;
+ * else EXIT_OK. */
+int cli_report_cut(const char *path, const struct pev_data *d);
+
+#endif
