@@ -547,6 +547,7 @@ int cmd_record(int argc, char **argv)
 		{ OPT_CALLBACK, 'z', "compression-level", NULL, "n", "compress records with zstd (level 1..22, default 1)", opt_z, OPT_OPTARG },
 		{ OPT_CALLBACK, 'k', "clockid", NULL, "clock", "sample times from this clock (mono, raw, realtime, boot, tai, or a number)", opt_clockid, 0 },
 		{ OPT_BOOL, 'B', "no-buildid", &o->no_buildid, NULL, "do not collect build ids", NULL, 0 },
+		{ OPT_BOOL, 'N', "no-buildid-cache", &o->no_buildid_cache, NULL, "do not add the DSOs with samples to perf's build-id cache (~/.debug)", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no summary", NULL, 0 },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more messages", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "Sample content", NULL, 0 },

@@ -45,6 +45,7 @@ struct rec_opts {
 	int verbose;
 	bool no_inherit;
 	bool no_buildid;
+	bool no_buildid_cache;	/* -N: do not add to perf's ~/.debug */
 	bool use_clockid;	/* -k */
 	int clockid;
 	uint64_t clockid_res_ns;	/* clock_getres of it; 0 = unknown */

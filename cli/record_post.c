@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include <perfev/symbols.h>
 #include "record.h"
 
 struct map {
@@ -189,14 +190,25 @@ int rec_collect_build_ids(struct rec *r)
 	uint8_t id[20];
 	int sz;
 
-	if (h.kernel_hit && (sz = pev_kernel_build_id(id, sizeof(id))) > 0)
+	/* As perf record, the DSOs with samples also go to perf's build-id
+	 * cache (unless -N), so that perf and perfev still resolve them
+	 * once the files are rebuilt or gone; a failure there is not the
+	 * recording's (perf ignores it too). */
+	bool cache = !r->o.no_buildid_cache;
+
+	if (h.kernel_hit && (sz = pev_kernel_build_id(id, sizeof(id))) > 0) {
 		pev_data_features_add_build_id(f, -1, PERF_RECORD_MISC_KERNEL, id,
 					       (size_t)sz, "[kernel.kallsyms]");
+		if (cache)
+			pev_buildid_cache_add(NULL, "[kernel.kallsyms]", id, (size_t)sz);
+	}
 	for (size_t i = 0; i < h.ndsos && !h.err; i++) {
 		if (!h.hit[i] || (sz = pev_elf_build_id(h.dsos[i], id, sizeof(id))) <= 0)
 			continue;
 		h.err = pev_data_features_add_build_id(f, -1, PERF_RECORD_MISC_USER,
 						       id, (size_t)sz, h.dsos[i]);
+		if (cache && !h.err)
+			pev_buildid_cache_add(NULL, h.dsos[i], id, (size_t)sz);
 	}
 	hits_free(&h);
 	return n < 0 ? n : h.err;

@@ -3,7 +3,8 @@
  * Three layers:
  *   - a symbol table (struct pev_symtab): sorted [start, end) ranges with
  *     names, filled from an ELF file's .symtab/.dynsym (libelf), from
- *     /proc/kallsyms text, or by hand; looked up by binary search;
+ *     /proc/kallsyms text, or by hand; looked up in the red-black tree
+ *     perf 6.1 would build from the same symbols;
  *   - a DSO cache (struct pev_dso_cache): one struct pev_dso per path (and
  *     build id), whose symbols are loaded on first use, preferring a debug
  *     file (/usr/lib/debug/.build-id, .gnu_debuglink, perf's ~/.debug
@@ -13,8 +14,9 @@
  *     COMM, FORK and EXIT records, and the kernel's maps; it resolves
  *     (pid, ip, cpumode) to map, DSO, symbol and offset.
  *
- * Symbols follow perf's rules: only function symbols (STT_FUNC,
- * STT_GNU_IFUNC) from ELF; T/t/W/w/D/d/B/b from kallsyms; of several
+ * Symbols follow perf's rules: functions (STT_FUNC, STT_GNU_IFUNC), data
+ * objects and labels of text/data sections from ELF (.symtab, then
+ * .dynsym, then name@plt stubs); T/t/W/w/D/d/B/b from kallsyms; of several
  * symbols at one address the one perf picks is kept (non-zero size, then
  * non-weak, then global, then fewer leading underscores, then the longer
  * name); a symbol of size 0 ends where the next one starts.
@@ -54,14 +56,15 @@ PEV_EXPORT int pev_symtab_add(struct pev_symtab *st, uint64_t start,
 			      uint64_t size, const char *name,
 			      const char *module, uint8_t binding,
 			      uint8_t type);
-/* Sorts the table, drops duplicates at one address (keeping perf's
- * choice) and gives size-0 symbols the end of the next symbol's start (the
- * last one: the next page boundary after it plus a page, as perf).  Once
- * finished, a table is read-only.  0 or -ENOMEM. */
+/* Builds perf's tree from the symbols in the order they were added: gives
+ * size-0 symbols the next symbol's start as end (the last one: the next
+ * page boundary after it plus a page), then drops duplicates at one
+ * address (keeping perf's choice), as perf does.  Once finished, a table
+ * is read-only and its symbols are in address order.  0 or -ENOMEM. */
 PEV_EXPORT int pev_symtab_finish(struct pev_symtab *st);
 /* The symbol containing addr, or NULL (also before finish).  When
- * symbols overlap, the one that starts last at or before addr and still
- * contains it. */
+ * symbols overlap, the one perf 6.1 finds: the first met walking its tree
+ * down from the root (so the order of pev_symtab_add calls matters). */
 PEV_EXPORT const struct pev_symbol *
 pev_symtab_lookup(const struct pev_symtab *st, uint64_t addr);
 PEV_EXPORT size_t pev_symtab_count(const struct pev_symtab *st);
@@ -91,7 +94,8 @@ struct pev_dso_cache;
 
 struct pev_dso_cache_opts {
 	size_t size;		/* sizeof(struct pev_dso_cache_opts) */
-	/* Where perf's build-id cache is ($HOME/.debug when NULL; "" turns
+	/* Where perf's build-id cache is ($PERF_BUILDID_DIR, else
+	 * $HOME/.debug when NULL; "" turns
 	 * it off). */
 	const char *buildid_dir;
 	/* Kernel symbols: a kallsyms file to use (NULL: the cached one for
@@ -133,6 +137,16 @@ PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *dso,
 					    uint64_t offset);
 /* Where the symbols came from (a path), or NULL when none were loaded. */
 PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso);
+
+/* Adds a file to perf's build-id cache in perf 6.1's layout: a copy (hard
+ * link when it can) as <dir>/<path>/<build id>/elf, or /proc/kallsyms as
+ * <dir>/[kernel.kallsyms]/<build id>/kallsyms for path
+ * "[kernel.kallsyms]", and the link <dir>/.build-id/xx/<rest> to that
+ * directory; what is already there is kept.  dir NULL: $PERF_BUILDID_DIR,
+ * else $HOME/.debug.  0, -EINVAL (not an absolute path, bad id), -ENOENT
+ * (no HOME), or the -errno of the mkdir, copy or symlink that failed. */
+PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
+				     const uint8_t *id, size_t size);
 
 /* --------------------------------------------------------------- machine */
 
@@ -181,7 +195,8 @@ struct pev_addr_loc {
 /* Resolves ip for process pid.  cpumode is the PERF_RECORD_MISC_CPUMODE
  * of the sample, or the callchain context turned into one
  * (PERF_RECORD_MISC_KERNEL / _USER ...); kernel-space addresses are looked
- * up in the kernel maps whatever the mode.  Fills *out and returns 0, or
+ * up in the kernel maps unless the mode is _USER (as perf: a kernel-space
+ * value in a user call chain resolves to nothing).  Fills *out and returns 0, or
  * -ENOENT when no map holds ip (out->dso NULL, out->map_ip = ip).  Results
  * are cached per (process, ip). */
 PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,

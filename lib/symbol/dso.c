@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <perfev/data.h>
@@ -58,7 +59,7 @@ PEV_EXPORT struct pev_dso_cache *
 pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 {
 	struct pev_dso_cache *c = calloc(1, sizeof(*c));
-	const char *dir = NULL, *home;
+	const char *dir = NULL;
 	char buf[4096];
 
 	if (!c)
@@ -72,10 +73,8 @@ pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, no_debug_files) +
 	    sizeof(opts->no_debug_files))
 		c->no_debug_files = opts->no_debug_files;
-	if (!dir && (home = getenv("HOME")) && *home) {
-		snprintf(buf, sizeof(buf), "%s/.debug", home);
+	if (!dir && pev__buildid_dir(buf, sizeof(buf)) == 0)
 		dir = buf;
-	}
 	if (dir && *dir && !(c->buildid_dir = strdup(dir)))
 		goto nomem;
 	return c;
@@ -279,6 +278,31 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	return true;
 }
 
+/* perf's build-id cache: ~/.debug/.build-id/xx/<rest> is a link to the
+ * directory ~/.debug/<path>/<build id>/ holding the binary's copy `elf`
+ * (and `debug`, a debug file, when one was added); perf before 4.x
+ * linked the file itself there.  Both are read. */
+static bool try_cache(struct pev_dso *d, const char *bidhex, bool any,
+		      const char *rt)
+{
+	struct pev_dso_cache *c = d->cache;
+	char p[4096], f[4200];
+	struct stat sb;
+
+	if (!c->buildid_dir || !bidhex[0])
+		return false;
+	snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
+	if (stat(p, &sb) != 0)
+		return false;
+	if (!S_ISDIR(sb.st_mode))
+		return try_file(d, p, any, rt);
+	snprintf(f, sizeof(f), "%s/elf", p);
+	if (try_file(d, f, any, rt))
+		return true;
+	snprintf(f, sizeof(f), "%s/debug", p);
+	return try_file(d, f, any, rt);
+}
+
 static void load_user(struct pev_dso *d)
 {
 	struct pev_dso_cache *c = d->cache;
@@ -319,11 +343,8 @@ static void load_user(struct pev_dso *d)
 		if (try_file(d, p, false, rt))
 			return;
 	}
-	if (c->buildid_dir && bidhex[0]) {
-		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-		if (try_file(d, p, false, rt))
-			return;
-	}
+	if (try_cache(d, bidhex, false, rt))
+		return;
 	if (!c->no_debug_files) {
 		snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
 		if (try_file(d, p, false, rt))
@@ -342,10 +363,7 @@ static void load_user(struct pev_dso *d)
 		return;
 	/* The recorded file is gone or was replaced: perf's build-id cache
 	 * keeps a copy of it. */
-	if (c->buildid_dir && bidhex[0]) {
-		snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s", c->buildid_dir, bidhex, bidhex + 2);
-		try_file(d, p, true, rt);
-	}
+	try_cache(d, bidhex, true, rt);
 }
 
 /* The vDSO: perf's cached copy for the recorded build id, else this

@@ -1,8 +1,13 @@
 /* C++ names as perf prints them: demangled, without the parameter list
- * (perf's default, no DMGL_PARAMS).  The demangler is libstdc++'s
- * __cxa_demangle, loaded on first use so that the library does not link
- * the C++ runtime; without it names stay mangled. */
+ * (perf's default, no DMGL_PARAMS).  perf 6.1 calls libiberty's
+ * cplus_demangle(name, 0); binutils' libbfd carries the same code, so it
+ * is the first choice (loaded on first use: the library links neither).
+ * It also reads names that GCC 12's libstdc++ __cxa_demangle refuses
+ * (long V8 templates).  Without libbfd, __cxa_demangle's full name is cut
+ * back to what cplus_demangle prints; without either, names stay
+ * mangled. */
 #include <dlfcn.h>
+#include <glob.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +16,40 @@
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
+typedef char *(*cplus_demangle_fn)(const char *, int);
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static cxa_demangle_fn demangler;	/* set once, read-only after */
+static cplus_demangle_fn cplus;		/* likewise */
+
+/* libbfd's file name carries its version (libbfd-2.40-system.so). */
+static void load_bfd(void)
+{
+	static const char *const pats[] = {
+		"/usr/lib/*/libbfd-*.so", "/usr/lib/libbfd-*.so",
+		"/usr/lib64/libbfd-*.so", "/usr/local/lib/libbfd-*.so",
+	};
+	void *h = dlopen("libbfd.so", RTLD_LAZY | RTLD_LOCAL);
+
+	for (size_t i = 0; !h && i < sizeof(pats) / sizeof(pats[0]); i++) {
+		glob_t g;
+
+		if (glob(pats[i], 0, NULL, &g) == 0 && g.gl_pathc)
+			h = dlopen(g.gl_pathv[g.gl_pathc - 1], RTLD_LAZY | RTLD_LOCAL);
+		globfree(&g);
+	}
+	if (h)
+		cplus = (cplus_demangle_fn)dlsym(h, "cplus_demangle");
+}
 
 static void load(void)
 {
-	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+	void *h;
 
+	load_bfd();
+	if (cplus)
+		return;
+	h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
 	if (h)
 		demangler = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
 }
@@ -88,10 +120,13 @@ char *pev_demangle(const char *name)
 	int status = -1;
 	char *full;
 
-	if (strncmp(name, "_Z", 2))
+	/* Only names starting with '_' can demangle (C++ _Z, Rust _R, D _D). */
+	if (name[0] != '_')
 		return NULL;
 	pthread_once(&once, load);
-	if (!demangler)
+	if (cplus)
+		return cplus(name, 0);	/* DMGL_NO_OPTS, as perf */
+	if (!demangler || strncmp(name, "_Z", 2))
 		return NULL;
 	full = demangler(name, NULL, NULL, &status);
 	if (!full || status != 0) {

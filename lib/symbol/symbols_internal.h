@@ -60,6 +60,9 @@ void pev__symtab_mark_loaded(struct pev_symtab *st);
 /* A C++ name demangled without parameters (malloc'ed), or NULL when name
  * is not mangled or no demangler is available. */
 char *pev_demangle(const char *name);
+/* perf's build-id cache directory: $PERF_BUILDID_DIR, else $HOME/.debug.
+ * 0, -ENOENT (neither set) or -ENAMETOOLONG. */
+int pev__buildid_dir(char *buf, size_t size);
 /* Reads a whole file into a malloc'ed buffer. 0 or -errno. */
 int pev_read_whole_file(const char *path, char **out, size_t *outlen);
 

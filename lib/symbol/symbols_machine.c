@@ -496,7 +496,11 @@ PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,
 	if (!m || !out)
 		return -EINVAL;
 	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
-	if (cpumode == PERF_RECORD_MISC_KERNEL || ip >= KERNEL_SPACE_START) {
+	/* perf looks a user-mode address up in the process's maps only: a
+	 * kernel-space value in a user call chain (a stale frame pointer) is
+	 * [unknown], not the kernel's. */
+	if (cpumode == PERF_RECORD_MISC_KERNEL ||
+	    (ip >= KERNEL_SPACE_START && cpumode != PERF_RECORD_MISC_USER)) {
 		ms = &m->kernel;
 	} else {
 		struct proc *p = proc_find(m, pid);

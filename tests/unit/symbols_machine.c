@@ -159,7 +159,14 @@ int main(void)
 	CHECK_EQ_INT(pev_machine_nr_maps(m, -1), 1);
 	struct pev_addr_loc al;
 
-	CHECK_OK(pev_machine_resolve(m, 100, 0xffffffff81000105, PERF_RECORD_MISC_USER, &al));
+	/* A kernel-space value met in user mode (frame-pointer garbage in a
+	 * user call chain) is looked up in the process's maps only, as perf
+	 * 6.1 does (it prints "[unknown] ([unknown])" for it). */
+	CHECK_EQ_INT(pev_machine_resolve(m, 100, 0xffffffff81000105, PERF_RECORD_MISC_USER, &al),
+		     -ENOENT);
+	CHECK(!al.dso && !al.sym);
+	/* With no mode given, a kernel-space address is the kernel's. */
+	CHECK_OK(pev_machine_resolve(m, 100, 0xffffffff81000105, 0, &al));
 	CHECK(al.kernel && al.dso && al.sym);
 	CHECK_STR(pev_dso_name(al.dso), "[kernel.kallsyms]");
 	CHECK_EQ_U64(al.map_ip, 0xffffffff81000105);	/* identity */
