@@ -24,6 +24,7 @@ static const struct cmd commands[] = {
 	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "record", cmd_record, "sample a command or targets into perf.data" },
+	{ "report", cmd_report, "show where the time goes in a perf.data file" },
 	{ "script", cmd_script, "print the records of a perf.data file" },
 	{ "stat", cmd_stat, "count events while a command runs, or on targets" },
 	{ "version", cmd_version, "print perfev's version" },

@@ -347,6 +347,11 @@ struct pev_data_open_opts {
 	/* Stop instead of recovering a truncated file (data.size 0, data or
 	 * feature sections past the end of the file). */
 	bool strict;
+	/* File mode: mapped pages more than this many bytes behind the
+	 * reading position are given back to the kernel (0: 64 MiB), which
+	 * bounds the RSS of a long read; a smaller window costs page-cache
+	 * re-reads when time ordering holds records longer. */
+	uint64_t window;
 };
 
 /* Opens a perf.data file; path "-" reads a pipe stream from stdin.  NULL

@@ -111,6 +111,7 @@ struct pev_data {
 	uint64_t pos;		/* next record in buf */
 	uint64_t swapped_upto;	/* buf records before this are native */
 	uint64_t released_upto;	/* mapped pages before this given back */
+	uint64_t window;	/* pages this far behind pos are given back */
 	uint64_t meta_upto;	/* user records before this were processed */
 	void *dctx;		/* ZSTD_DCtx */
 	struct dchunk *chunk;	/* decompressed records being handed out */

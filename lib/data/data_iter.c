@@ -199,20 +199,21 @@ static int cut(struct pev_data *d, uint64_t pos, const char *what)
  * view the ordering queue still holds, a pass after pev_data_rewind) reads
  * them again from the page cache.  Not for a byte-swapped file: its
  * records are converted in place and would be lost. */
-#define RELEASE_BEHIND	(64u << 20)
 #define RELEASE_STEP	(16u << 20)
 
 static void release_behind(struct pev_data *d)
 {
-	if (!d->mapped || d->swap || d->pos < RELEASE_BEHIND ||
-	    d->pos - RELEASE_BEHIND < d->released_upto + RELEASE_STEP)
-		return;	/* the per-record cost: these two compares */
+	uint64_t step = d->window / 4 < RELEASE_STEP ? d->window / 4 : RELEASE_STEP;
+
+	if (!d->mapped || d->swap || d->pos < d->window ||
+	    d->pos - d->window < d->released_upto + step)
+		return;	/* the per-record cost: these compares */
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t from = d->released_upto > d->data_off ? d->released_upto : d->data_off;
-	uint64_t to = (d->pos - RELEASE_BEHIND) & ~(page - 1);
+	uint64_t to = (d->pos - d->window) & ~(page - 1);
 
 	from = (from + page - 1) & ~(page - 1);
-	if (to <= from || to - from < RELEASE_STEP)
+	if (to <= from || to - from < step)
 		return;
 	if (madvise(d->buf + from, (size_t)(to - from), MADV_DONTNEED) == 0)
 		d->released_upto = to;

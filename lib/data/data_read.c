@@ -294,6 +294,8 @@ static struct pev_data *finish_open(struct pev_data *d,
 
 	d->strict = opts && opts->size > offsetof(struct pev_data_open_opts,
 						  strict) && opts->strict;
+	d->window = opts && opts->size >= offsetof(struct pev_data_open_opts, window) +
+				 sizeof(opts->window) && opts->window ? opts->window : (64u << 20);
 	d->dec = pev_decoder_new();
 	d->q = pev_order_new();
 	if (d->dec && d->q) {

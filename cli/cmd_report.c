@@ -1,0 +1,333 @@
+/* perfev report: where the time goes, from a perf.data file, printed as
+ * perf 6.1's `perf report --stdio` prints it.  The aggregation is the
+ * library's profile model (perfev/profile.h); this file turns options into
+ * its settings and report_out.c / report_graph.c print it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "options.h"
+#include "pager.h"
+#include "report.h"
+
+static int opt_callgraph(const struct opt *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct report *)ctx)->explicit_callgraph = true;
+	return report_parse_callgraph(ctx, arg) < 0 ? -1 : 0;
+}
+
+static int opt_sort(const struct opt *o, const char *arg, void *ctx)
+{
+	struct report *r = ctx;
+
+	(void)o;
+	r->sort = arg;
+	return report_parse_sort(r, arg) < 0 ? -1 : 0;
+}
+
+static int opt_percent_limit(const struct opt *o, const char *arg, void *ctx)
+{
+	struct report *r = ctx;
+	char *end;
+
+	(void)o;
+	r->percent_limit = strtod(arg, &end);
+	if (end == arg || (*end && strcmp(end, "%"))) {
+		cli_error("invalid --percent-limit '%s'; give a percentage such as 0.5", arg);
+		return -1;
+	}
+	/* perf sets the call-graph threshold too */
+	r->gmin_percent = r->percent_limit;
+	return 0;
+}
+
+static void set_build_ids(struct report *r)
+{
+	const struct pev_data_features *f = pev_data_features(r->data);
+
+	for (size_t i = 0; f && i < f->nr_build_ids; i++) {
+		const struct pev_data_build_id *b = &f->build_ids[i];
+
+		if (b->filename)
+			pev_dso_cache_set_build_id(r->dsos, b->filename, b->id, b->size);
+	}
+}
+
+static int read_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	int v = 127;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1 || v <= 0)
+			v = 127;
+		fclose(f);
+	}
+	return v;
+}
+
+static bool file_has_callchain(struct report *r)
+{
+	const struct pev_decoder *dec = pev_data_decoder(r->data);
+
+	for (size_t i = 0; i < pev_decoder_nr_attrs(dec); i++)
+		if (pev_decoder_attr(dec, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+static bool any_filter(const struct pev_filter_opts *f)
+{
+	return f->comm || f->pid || f->tid || f->cpu || f->time || f->dso || f->symbols;
+}
+
+static void on_progress(uint64_t done, void *arg)
+{
+	progress_update(arg, done);
+}
+
+static int setup_and_read(struct report *r)
+{
+	char err[512] = "";
+	bool has_cc = file_has_callchain(r);
+
+	if (r->explicit_callgraph && r->use_callchain && !has_cc) {
+		cli_error("'%s' has no call chains to show for -g; record with 'perfev record -g'",
+			  r->input);
+		return EXIT_ERROR;
+	}
+	if (!r->explicit_callgraph)
+		r->use_callchain = has_cc;
+	if (!has_cc)
+		r->use_callchain = false;
+	r->cumulate = has_cc && r->children_flag;
+	if (r->inverted || (r->cumulate && !r->order_set))
+		r->gorder = PEV_PROFILE_CALLER;
+	if (!r->sort)
+		report_parse_sort(r, "comm,dso,symbol");
+	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
+	report_setup_cols(r);
+	report_setup_elide(r);
+
+	if (any_filter(&r->fopts)) {
+		r->fopts.size = sizeof(r->fopts);
+		r->filter = pev_filter_new(&r->fopts, err, sizeof(err));
+		if (!r->filter) {
+			if (errno == EINVAL)
+				cli_error("%s", err);
+			else
+				cli_error("cannot read a filter list: %s", strerror(errno));
+			return errno == EINVAL ? EXIT_USAGE : EXIT_ERROR;
+		}
+		if (pev_filter_needs_sample_time(r->filter)) {
+			const struct pev_data_features *f = pev_data_features(r->data);
+
+			if (pev_filter_set_sample_time(r->filter, f ? f->first_sample_time : 0,
+						       f ? f->last_sample_time : 0,
+						       err, sizeof(err)) < 0) {
+				cli_error("%s", err);
+				return EXIT_ERROR;
+			}
+		}
+	}
+	struct pev_chain_opts copts = { .size = sizeof(copts) };
+	struct pev_profile_opts popts = { .size = sizeof(popts) };
+
+	if (has_cc && (r->use_callchain || r->cumulate)) {
+		r->chain = pev_chain_new(r->machine, &copts);
+		if (!r->chain) {
+			cli_error("out of memory");
+			return EXIT_ERROR;
+		}
+	}
+	for (unsigned i = 0; i < r->nkeys; i++)
+		popts.keys[i] = r->keys[i];
+	popts.callchains = r->chain != NULL;
+	popts.children = r->cumulate;
+	popts.caller_first = r->use_callchain;
+	popts.order = r->gorder;
+	popts.match = r->gkey;
+	popts.max_stack = (unsigned)r->max_stack;
+	popts.filter = r->filter;
+	popts.time_quantum = 100000000;	/* perf's default --time-quantum 100ms */
+	const struct pev_data_features *tf = pev_data_features(r->data);
+
+	if (tf && tf->nr_topo_cpus) {
+		r->cpu_socket = calloc(tf->nr_topo_cpus, sizeof(*r->cpu_socket));
+		for (size_t i = 0; r->cpu_socket && i < tf->nr_topo_cpus; i++)
+			r->cpu_socket[i] = (int32_t)tf->topo_cpus[i].socket_id;
+		popts.cpu_socket = r->cpu_socket;
+		popts.nr_cpu_socket = r->cpu_socket ? tf->nr_topo_cpus : 0;
+	}
+	r->prof = pev_profile_new(r->machine, r->chain, pev_data_decoder(r->data), &popts);
+	if (!r->prof) {
+		cli_error("out of memory");
+		return EXIT_ERROR;
+	}
+	const struct pev_data_features *f = pev_data_features(r->data);
+
+	for (size_t i = 0; f && i < f->nr_build_ids; i++) {
+		struct pev_dso *dso = f->build_ids[i].filename ?
+			pev_dso_cache_get(r->dsos, f->build_ids[i].filename) : NULL;
+
+		if (dso)
+			pev_profile_seed_dso(r->prof, dso);
+	}
+	struct progress pr;
+	struct stat st;
+
+	progress_init(&pr, "reading the samples", !stat(r->input, &st) ? (uint64_t)st.st_size : 0);
+	int rc = pev_profile_read(r->prof, r->data, on_progress, &pr);
+
+	progress_done(&pr);
+	if (rc == -ENOMEM) {
+		cli_error("out of memory reading '%s'", r->input);
+		return EXIT_ERROR;
+	}
+	if (rc < 0) {
+		cli_error("'%s' is damaged: %s; it may be truncated, record it again",
+			  r->input, pev_data_error(r->data));
+		return EXIT_ERROR;
+	}
+	if (pev_profile_finish(r->prof) < 0) {
+		cli_error("out of memory");
+		return EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
+
+static int report_run(struct report *r)
+{
+	char err[512] = "";
+	struct stat st;
+	int ret = EXIT_ERROR;
+
+	if (r->max_stack < 0) {
+		cli_error("invalid --max-stack %d; give a number of entries, 0 or more",
+			  r->max_stack);
+		return EXIT_USAGE;
+	}
+	if (r->percentage && strcmp(r->percentage, "relative") &&
+	    strcmp(r->percentage, "absolute")) {
+		cli_error("invalid --percentage '%s'; give 'relative' or 'absolute'",
+			  r->percentage);
+		return EXIT_USAGE;
+	}
+	r->relative = r->percentage && !strcmp(r->percentage, "relative");
+	if (r->kallsyms && access(r->kallsyms, R_OK)) {
+		cli_error("cannot read the kallsyms file '%s': %s", r->kallsyms,
+			  strerror(errno));
+		return EXIT_ERROR;
+	}
+	if (!r->input)
+		r->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
+			   "-" : "perf.data";
+	/* a small window: the report keeps nothing that points into the file */
+	struct pev_data_open_opts oo = { .size = sizeof(oo), .window = 8u << 20 };
+
+	r->data = pev_data_open(r->input, &oo, err, sizeof(err));
+	if (!r->data) {
+		if (errno == ENOENT && strcmp(r->input, "-"))
+			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
+				  r->input);
+		else
+			cli_error("cannot read '%s': %s", r->input,
+				  err[0] ? err : strerror(errno));
+		return EXIT_ERROR;
+	}
+	if (pev_data_recovered(r->data))
+		cli_warn("'%s' was cut short (%s); the report shows the samples before the cut",
+			 r->input, pev_data_recovered(r->data));
+	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = r->kallsyms };
+
+	r->dsos = pev_dso_cache_new(&dopts);
+	r->machine = r->dsos ? pev_machine_new(r->dsos) : NULL;
+	if (!r->machine) {
+		cli_error("out of memory");
+		goto out;
+	}
+	set_build_ids(r);
+	ret = setup_and_read(r);
+	if (ret != EXIT_OK)
+		goto out;
+	pager_start(!r->no_pager && !r->json);
+	r->out = stdout;
+	if (r->json)
+		report_json(r);
+	else
+		report_print(r);
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			cli_error("cannot write the output: %s", strerror(errno));
+		ret = EXIT_ERROR;
+	}
+out:
+	pev_profile_free(r->prof);
+	free(r->cpu_socket);
+	pev_chain_free(r->chain);
+	pev_filter_free(r->filter);
+	pev_machine_free(r->machine);
+	pev_dso_cache_free(r->dsos);
+	pev_data_close(r->data);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report r;
+	static const char *const usage[] = {
+		"perfev report [<options>]",
+		NULL,
+	};
+
+	memset(&r, 0, sizeof(r));
+	r.children_flag = true;
+	r.gmin_percent = 0.5;
+	r.max_stack = read_max_stack();
+	const struct opt opts[] = {
+		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
+		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
+		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
+		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size (default comm,dso,symbol)", opt_sort, 0 },
+		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
+		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count", opt_callgraph, 0 },
+		{ OPT_BOOL, 'G', "inverted", &r.inverted, NULL, "caller-based call graphs", NULL, 0 },
+		{ OPT_CALLBACK, 0, "percent-limit", NULL, "percent", "hide entries (and graph branches) below this percentage", opt_percent_limit, 0 },
+		{ OPT_INT, 0, "max-stack", &r.max_stack, "n", "use at most n entries of each call chain (perf_event_max_stack)", NULL, 0 },
+		{ OPT_BOOL, 'n', "show-nr-samples", &r.show_nr, NULL, "a Samples column", NULL, 0 },
+		{ OPT_BOOL, 0, "show-total-period", &r.show_total_period, NULL, "a Period column", NULL, 0 },
+		{ OPT_BOOL, 0, "show-cpu-utilization", &r.show_cpu_util, NULL, "sys and usr columns", NULL, 0 },
+		{ OPT_STRING, 0, "percentage", &r.percentage, "relative|absolute", "percentages of filtered entries: of what the filters keep, or of everything (default)", NULL, 0 },
+		{ OPT_BOOL, 'q', "quiet", &r.quiet, NULL, "no header lines and no tip", NULL, 0 },
+		{ OPT_STRING, 0, "kallsyms", &r.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
+		{ OPT_BOOL, 0, "no-pager", &r.no_pager, NULL, "do not page the output on a terminal", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &r.force, NULL, "read a file owned by another user", NULL, 0 },
+		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },
+		{ OPT_STRING, 0, "comms", &r.fopts.comm, "comm[,comm...]", "only these comms (file://PATH: one a line)", NULL, 0 },
+		{ OPT_STRING, 'c', "comm", &r.fopts.comm, "comm[,comm...]", NULL, NULL, OPT_HIDDEN },
+		{ OPT_STRING, 0, "pid", &r.fopts.pid, "pid[,pid...]", "only these processes", NULL, 0 },
+		{ OPT_STRING, 0, "tid", &r.fopts.tid, "tid[,tid...]", "only these threads", NULL, 0 },
+		{ OPT_STRING, 'd', "dsos", &r.fopts.dso, "dso[,dso...]", "only these DSOs", NULL, 0 },
+		{ OPT_STRING, 'S', "symbols", &r.fopts.symbols, "symbol[,symbol...]", "only these symbols", NULL, 0 },
+		{ OPT_STRING, 'C', "cpu", &r.fopts.cpu, "cpu", "only these CPUs: 0-3,6", NULL, 0 },
+		{ OPT_STRING, 0, "time", &r.fopts.time, "str", "time span: start,stop in seconds, or percent ranges 10%, 10%/2, 0%-10%", NULL, 0 },
+		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+	};
+	int first = opt_parse(argc, argv, opts, usage, 0, &r);
+
+	if (first == OPT_HELP)
+		return EXIT_OK;
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'; perfev report reads a file given with -i",
+			  argv[first]);
+		return EXIT_USAGE;
+	}
+	return report_run(&r);
+}

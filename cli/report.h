@@ -1,0 +1,86 @@
+/* perfev report: shared state of cmd_report.c and report_*.c. */
+#ifndef PEV_CLI_REPORT_H
+#define PEV_CLI_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <perfev/perfev.h>
+#include <perfev/callchain.h>
+#include <perfev/data.h>
+#include <perfev/filter.h>
+#include <perfev/profile.h>
+
+enum graph_mode { G_GRAPH, G_FRACTAL, G_FLAT, G_FOLDED, G_NONE };
+enum graph_value { V_PERCENT, V_PERIOD, V_COUNT };
+
+/* Columns: the hpp fields, then sort keys. */
+enum col_kind {
+	C_CHILDREN = 1, C_OVERHEAD, C_SYS, C_US, C_SAMPLES, C_PERIOD,
+	C_KEY,			/* a sort key: col.key */
+};
+
+struct col {
+	enum col_kind kind;
+	enum pev_sort_key key;
+	const char *name;
+	int width;
+	const char *elided;	/* filtered to this one value: not shown */
+};
+
+#define MAX_COLS 32
+
+struct report {
+	/* options */
+	const char *input, *sort, *fields, *callgraph, *percentage;
+	const char *symfs, *kallsyms, *vmlinux;
+	bool children_flag;		/* --children (default) / --no-children */
+	bool explicit_callgraph;	/* -g given */
+	bool inverted, show_nr, show_total_period, threads, stats;
+	bool header, header_only, quiet, json, no_pager, stdio, force;
+	bool show_cpu_util;
+	const char *percent_limit_str;
+	double percent_limit;
+	int max_stack;
+	struct pev_filter_opts fopts;
+
+	/* derived */
+	bool use_callchain, cumulate, relative;
+	enum graph_mode gmode;
+	double gmin_percent;
+	enum pev_profile_order gorder;
+	enum pev_profile_match gkey;
+	enum graph_value gvalue;
+	unsigned gprint_limit;
+	bool order_set;
+	bool sort_starts_sym;	/* perf skips the first chain entry then */
+	enum pev_sort_key keys[PEV_PROFILE_MAX_KEYS];
+	unsigned nkeys;
+	struct col cols[MAX_COLS];
+	unsigned ncols;
+
+	/* objects */
+	struct pev_data *data;
+	struct pev_dso_cache *dsos;
+	struct pev_machine *machine;
+	struct pev_chain *chain;
+	struct pev_filter *filter;
+	struct pev_profile *prof;
+	int32_t *cpu_socket;
+	FILE *out;
+};
+
+/* report_sort.c */
+int report_parse_sort(struct report *r, const char *s);
+int report_parse_callgraph(struct report *r, const char *s);
+void report_setup_cols(struct report *r);
+void report_setup_elide(struct report *r);
+/* report_out.c */
+void report_print(struct report *r);
+/* report_graph.c */
+void report_print_graph(struct report *r, const struct pev_profile_entry *e,
+			uint64_t total);
+void report_json(struct report *r);
+
+#endif

@@ -1,0 +1,354 @@
+/* perfev report: the --stdio table as perf 6.1 prints it (builtin-report's
+ * tty browser, ui/stdio/hist.c): the header comment lines, per event the
+ * sample and period totals, the column headers sized to the data, one
+ * line per entry (right-trimmed) with its call graph, and the tip. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+
+static const char *entry_comm_now(struct report *r, const struct pev_profile_entry *e)
+{
+	return pev_profile_entry_thread_comm(r->prof, e);
+}
+
+static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
+		     const char *header)
+{
+	int w = (int)strlen(header);
+	size_t n = pev_profile_nr_entries(r->prof, ev);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
+		const struct pev_profile_frame *f = e->frame;
+		int l = 0;
+
+		if (e->filtered)
+			continue;
+		switch (k) {
+		case PEV_SORT_COMM:
+			l = (int)strlen(entry_comm_now(r, e));
+			break;
+		case PEV_SORT_PID:
+			l = (int)strlen(entry_comm_now(r, e)) + 8;
+			break;
+		case PEV_SORT_DSO:
+			if (f && f->dso)
+				l = (int)strlen(pev_profile_dso_short(f->dso));
+			if (f && !f->sym && !r->fopts.dso && l < 16)
+				l = 16;
+			break;
+		case PEV_SORT_SYM:
+			l = f && f->sym ? (int)strlen(f->sym->name) + 4 : 16 + 4 + 2;
+			if (f && f->inline_name)
+				l = (int)strlen(f->inline_name) + 4;
+			break;
+		case PEV_SORT_CPU: l = 3; break;
+		case PEV_SORT_SOCKET: l = 6; break;
+		case PEV_SORT_TIME: l = 12; break;
+		case PEV_SORT_WEIGHT:
+		case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
+		case PEV_SORT_CGROUP_ID: l = 20; break;
+		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
+		case PEV_SORT_SRCLINE:
+			l = e->srcline ? (int)strlen(e->srcline) : 0;
+			break;
+		default:
+			break;
+		}
+		if (l > w)
+			w = l;
+	}
+	return w;
+}
+
+static void compute_widths(struct report *r, size_t ev)
+{
+	for (unsigned i = 0; i < r->ncols; i++) {
+		struct col *c = &r->cols[i];
+
+		switch (c->kind) {
+		case C_SAMPLES:
+		case C_PERIOD:
+			c->width = 12;
+			break;
+		case C_KEY:
+			c->width = key_width(r, ev, c->key, c->name);
+			break;
+		default:
+			c->width = 8;
+			break;
+		}
+		if (c->width < (int)strlen(c->name))
+			c->width = (int)strlen(c->name);
+	}
+}
+
+static void print_headers(struct report *r)
+{
+	FILE *o = r->out;
+
+	bool first = true;
+
+	fputs("# ", o);
+	for (unsigned i = 0; i < r->ncols; i++) {
+		const struct col *c = &r->cols[i];
+
+		if (c->elided)
+			continue;
+		if (!first)
+			fputs("  ", o);
+		first = false;
+		if (c->kind == C_KEY)
+			fprintf(o, "%-*.*s", c->width, c->width, c->name);
+		else
+			fprintf(o, "%*s", c->width, c->name);
+	}
+	fputs("\n# ", o);
+	first = true;
+	for (unsigned i = 0; i < r->ncols; i++) {
+		if (r->cols[i].elided)
+			continue;
+		if (!first)
+			fputs("  ", o);
+		first = false;
+		for (int j = 0; j < r->cols[i].width; j++)
+			fputc('.', o);
+	}
+	fputs("\n#\n", o);
+}
+
+static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
+		       const struct col *c, bool last, char *b, size_t sz)
+{
+	const struct pev_profile_frame *f = e->frame;
+	int w = c->width;
+	int n = 0;
+
+	switch (c->key) {
+	case PEV_SORT_COMM:
+		n = snprintf(b, sz, "%-*.*s", w, w, e->comm ? e->comm : "");
+		break;
+	case PEV_SORT_PID:
+		n = snprintf(b, sz, "%7d:%-*.*s", e->tid, w - 8, w - 8, entry_comm_now(r, e));
+		break;
+	case PEV_SORT_DSO:
+		n = snprintf(b, sz, "%-*.*s", w, w,
+			     f && f->dso ? pev_profile_dso_short(f->dso) : "[unknown]");
+		break;
+	case PEV_SORT_SYM: {
+		char lv = e->level ? e->level : '.';
+
+		if (f && f->sym && f->dso)
+			n = snprintf(b, sz, "[%c] %.*s%s", lv, w > 4 ? w - 4 : 0,
+				     f->inline_name ? f->inline_name : f->sym->name,
+				     f->inline_name ? " (inlined)" : "");
+		else
+			n = snprintf(b, sz, "[%c] %-#.*llx", lv, 16,
+				     (unsigned long long)e->ip);
+		break;
+	}
+	case PEV_SORT_CPU:
+		n = snprintf(b, sz, "%*.*d", w, w, e->cpu);
+		break;
+	case PEV_SORT_SOCKET:
+		n = snprintf(b, sz, "%*.*d", w, w - 3, e->socket);
+		break;
+	case PEV_SORT_SRCLINE:
+		n = snprintf(b, sz, "%-.*s", w, e->srcline ? e->srcline : "");
+		break;
+	case PEV_SORT_TIME:
+		n = snprintf(b, sz, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+			     e->time % 1000000000 / 1000);
+		break;
+	case PEV_SORT_WEIGHT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->weight * e->nr_samples);
+		break;
+	case PEV_SORT_LOCAL_WEIGHT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->weight);
+		break;
+	case PEV_SORT_CGROUP_ID:
+		n = snprintf(b, sz, "%7d/0x%" PRIx64, 0, e->cgroup);
+		break;
+	case PEV_SORT_CODE_PAGE_SIZE:
+		if (e->code_page_size)
+			n = snprintf(b, sz, "%-*" PRIu64 "K", w - 1, e->code_page_size >> 10);
+		else
+			n = snprintf(b, sz, "%-*s", w, "N/A");
+		break;
+	default:
+		n = snprintf(b, sz, "%-*s", w, "");
+		break;
+	}
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sz)
+		n = (int)sz - 1;
+	/* perf's symbol cell: the name cut at the column width */
+	if (c->key == PEV_SORT_SYM && n > w)
+		n = w;
+	/* pad to the column unless it is the last one (perf's
+	 * hist_entry__snprintf_alignment) */
+	while (!last && n < w && (size_t)n + 1 < sz)
+		b[n++] = ' ';
+	b[n] = 0;
+	return (size_t)n;
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static void print_entry(struct report *r, const struct pev_profile_entry *e,
+			uint64_t total)
+{
+	char line[8192];
+	size_t len = 0;
+
+	unsigned lastcol = 0;
+
+	for (unsigned i = 0; i < r->ncols; i++)
+		if (!r->cols[i].elided)
+			lastcol = i;
+	for (unsigned i = 0; i < r->ncols; i++) {
+		const struct col *c = &r->cols[i];
+		size_t room = sizeof(line) - len;
+		int n = 0;
+
+		if (c->elided)
+			continue;
+		n = snprintf(line + len, room, "  ");
+		len += (size_t)n;
+		room -= (size_t)n;
+		switch (c->kind) {
+		case C_CHILDREN:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->acc_period, total));
+			break;
+		case C_OVERHEAD:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period, total));
+			break;
+		case C_SYS:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_sys, total));
+			break;
+		case C_US:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_us, total));
+			break;
+		case C_SAMPLES:
+			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->nr_samples);
+			break;
+		case C_PERIOD:
+			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->period);
+			break;
+		case C_KEY:
+			n = (int)key_cell(r, e, c, i == lastcol, line + len, room);
+			break;
+		}
+		if (n < 0)
+			n = 0;
+		len += (size_t)n < room ? (size_t)n : room - 1;
+	}
+	line[len] = 0;
+	fprintf(r->out, "%s\n", line);
+}
+
+/* One random line of perf's tips, as perf report prints it. */
+static void print_tip(struct report *r)
+{
+	static const char *const paths[] = {
+		"/usr/share/doc/linux-perf/tips.txt",
+		"/usr/share/doc/perf-tip/tips.txt",
+		"/usr/share/doc/perf/tips.txt", NULL,
+	};
+	char *lines[512];
+	size_t n = 0;
+
+	for (size_t i = 0; paths[i] && !n; i++) {
+		FILE *f = fopen(paths[i], "r");
+		char buf[1024];
+
+		if (!f)
+			continue;
+		while (n < 512 && fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = 0;
+			if (buf[0] && (lines[n] = strdup(buf)))
+				n++;
+		}
+		fclose(f);
+	}
+	if (n) {
+		srand((unsigned)time(NULL) ^ (unsigned)getpid());
+		fprintf(r->out, "#\n# (%s)\n#\n", lines[(size_t)rand() % n]);
+	} else {
+		fprintf(r->out, "#\n# (%s)\n#\n", "Cannot load tips.txt file, please install perf!");
+	}
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+}
+
+void report_print(struct report *r)
+{
+	FILE *o = r->out;
+
+	if (!r->quiet) {
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", o);
+		for (unsigned i = 0; i < r->ncols; i++)
+			if (r->cols[i].elided)
+				fprintf(o, "# %s: %s\n", r->cols[i].key == PEV_SORT_COMM ? "comm" :
+					r->cols[i].key == PEV_SORT_DSO ? "dso" : "symbol",
+					r->cols[i].elided);
+		fprintf(o, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
+			pev_profile_lost_samples(r->prof));
+	}
+	for (size_t ev = 0; ev < pev_profile_nr_events(r->prof); ev++) {
+		const struct pev_profile_stats *st = pev_profile_stats(r->prof, ev);
+		uint64_t nr = st->nr_samples, total = st->total_period;
+		const char *name = pev_data_event_name(r->data, ev);
+		char unit = ' ';
+
+		if (!r->relative) {
+			nr += st->nr_filtered;
+			total += st->filtered_period;
+		}
+		if (!nr)
+			continue;
+		if (!r->quiet) {
+			uint64_t v = nr;
+
+			if (v > 1000) { v /= 1000; unit = 'K'; }
+			if (v > 1000) { v /= 1000; unit = 'M'; }
+			if (v > 1000) { v /= 1000; unit = 'G'; }
+			fprintf(o, "# Samples: %" PRIu64 "%c of event '%s'\n", v, unit,
+				name ? name : "unknown");
+			fprintf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+		}
+		compute_widths(r, ev);
+		if (!r->quiet)
+			print_headers(r);
+		size_t n = pev_profile_nr_entries(r->prof, ev);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
+			uint64_t v = r->cumulate ? e->acc_period : e->period;
+
+			if (e->filtered)
+				continue;
+			if (r->percent_limit > 0 && (float)pct(v, total) < (float)r->percent_limit)
+				continue;
+			print_entry(r, e, total);
+			if (r->use_callchain && e->tree)
+				report_print_graph(r, e, total);
+		}
+		fputs("\n\n", o);
+	}
+	if (!r->quiet)
+		print_tip(r);
+}

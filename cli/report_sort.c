@@ -1,0 +1,236 @@
+/* perfev report: -s/--sort and -g/--call-graph parsing, and the columns
+ * perf 6.1 prints for them (perf_hpp__init, setup_sorting). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+
+struct key_name {
+	const char *name;
+	enum pev_sort_key key;
+	enum col_kind kind;
+	const char *header;
+};
+
+/* perf 6.1's names (sort.c's sort_dimensions and hpp_sort_dimensions). */
+static const struct key_name key_names[] = {
+	{ "overhead", 0, C_OVERHEAD, "Overhead" },
+	{ "overhead_sys", 0, C_SYS, "sys" },
+	{ "overhead_us", 0, C_US, "usr" },
+	{ "overhead_children", 0, C_CHILDREN, "Children" },
+	{ "sample", 0, C_SAMPLES, "Samples" },
+	{ "period", 0, C_PERIOD, "Period" },
+	{ "pid", PEV_SORT_PID, C_KEY, "    Pid:Command" },
+	{ "comm", PEV_SORT_COMM, C_KEY, "Command" },
+	{ "dso", PEV_SORT_DSO, C_KEY, "Shared Object" },
+	{ "symbol", PEV_SORT_SYM, C_KEY, "Symbol" },
+	{ "sym", PEV_SORT_SYM, C_KEY, "Symbol" },
+	{ "cpu", PEV_SORT_CPU, C_KEY, "CPU" },
+	{ "socket", PEV_SORT_SOCKET, C_KEY, "Socket" },
+	{ "srcline", PEV_SORT_SRCLINE, C_KEY, "Source:Line" },
+	{ "time", PEV_SORT_TIME, C_KEY, "Time" },
+	{ "weight", PEV_SORT_WEIGHT, C_KEY, "Weight" },
+	{ "local_weight", PEV_SORT_LOCAL_WEIGHT, C_KEY, "Local Weight" },
+	{ "cgroup_id", PEV_SORT_CGROUP_ID, C_KEY, "cgroup id (dev/inode)" },
+	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
+};
+
+/* perf names that exist but need data this report does not model. */
+static const char *const known_unsupported[] = {
+	"parent", "srcfile", "symbol_size", "dso_size", "trace", "cgroup", "transaction", "ipc_null",
+	"local_ins_lat", "ins_lat", "local_p_stage_cyc", "p_stage_cyc",
+	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
+	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
+	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
+	"symbol_daddr", "dso_daddr", "locked", "tlb", "mem", "snoop",
+	"dcacheline", "phys_daddr", "data_page_size", "blocked",
+	"overhead_guest_sys", "overhead_guest_us", NULL,
+};
+
+static const struct key_name *find_key(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (strlen(key_names[i].name) == len && !strncasecmp(key_names[i].name, s, len))
+			return &key_names[i];
+	return NULL;
+}
+
+static bool has_col(struct report *r, enum col_kind kind, enum pev_sort_key key)
+{
+	for (unsigned i = 0; i < r->ncols; i++)
+		if (r->cols[i].kind == kind && (kind != C_KEY || r->cols[i].key == key))
+			return true;
+	return false;
+}
+
+static void add_col(struct report *r, enum col_kind kind, enum pev_sort_key key,
+		    const char *name)
+{
+	if (r->ncols >= MAX_COLS || has_col(r, kind, key))
+		return;
+	r->cols[r->ncols++] = (struct col){ kind, key, name, 0, NULL };
+}
+
+/* The sort keys; hpp names (sample, period, ...) become columns. */
+int report_parse_sort(struct report *r, const char *s)
+{
+	const char *p = s;
+
+	r->nkeys = 0;
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+
+		if (len) {
+			const struct key_name *k = find_key(p, len);
+
+			if (!k) {
+				bool known = false;
+
+				for (size_t i = 0; known_unsupported[i]; i++)
+					known |= strlen(known_unsupported[i]) == len &&
+						 !strncmp(known_unsupported[i], p, len);
+				if (known)
+					cli_error("sort key '%.*s' is not supported by perfev report yet; "
+						  "use comm, pid, dso, sym, cpu, socket, srcline, time, "
+						  "weight, local_weight, cgroup_id, code_page_size", (int)len, p);
+				else
+					cli_error("unknown sort key '%.*s'; see 'perfev report -h' for the keys",
+						  (int)len, p);
+				return -EINVAL;
+			}
+			if (k->kind == C_KEY) {
+				bool dup = false;
+
+				for (unsigned i = 0; i < r->nkeys; i++)
+					dup |= r->keys[i] == k->key;
+				if (!dup && r->nkeys < PEV_PROFILE_MAX_KEYS - 1)
+					r->keys[r->nkeys++] = k->key;
+			}
+		}
+		p += len;
+		p += strspn(p, ", ");
+	}
+	return 0;
+}
+
+/* perf_hpp__init then perf_hpp__setup_output_field. */
+void report_setup_cols(struct report *r)
+{
+	const char *s = r->sort ? r->sort : "comm,dso,symbol";
+
+	r->ncols = 0;
+	if (r->cumulate)
+		add_col(r, C_CHILDREN, 0, "Children");
+	add_col(r, C_OVERHEAD, 0, r->cumulate ? "Self" : "Overhead");
+	if (r->show_cpu_util) {
+		add_col(r, C_SYS, 0, "sys");
+		add_col(r, C_US, 0, "usr");
+	}
+	if (r->show_nr)
+		add_col(r, C_SAMPLES, 0, "Samples");
+	if (r->show_total_period)
+		add_col(r, C_PERIOD, 0, "Period");
+	while (*s) {
+		size_t len = strcspn(s, ", ");
+		const struct key_name *k = len ? find_key(s, len) : NULL;
+
+		if (k) {
+			const char *name = k->header;
+
+			if (k->kind == C_OVERHEAD && r->cumulate)
+				name = "Self";
+			add_col(r, k->kind, k->key, name);
+		}
+		s += len;
+		s += strspn(s, ", ");
+	}
+}
+
+/* perf's parse_callchain_report_opt: words in any order, the first number
+ * the threshold, the second the print limit. */
+int report_parse_callgraph(struct report *r, const char *arg)
+{
+	char buf[256];
+	int nums = 0;
+
+	if (strlen(arg) >= sizeof(buf)) {
+		cli_error("invalid -g/--call-graph '%s'", arg);
+		return -EINVAL;
+	}
+	strcpy(buf, arg);
+	r->use_callchain = true;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "graph"))
+			r->gmode = G_GRAPH;
+		else if (!strcmp(t, "fractal"))
+			r->gmode = G_FRACTAL;
+		else if (!strcmp(t, "flat"))
+			r->gmode = G_FLAT;
+		else if (!strcmp(t, "folded"))
+			r->gmode = G_FOLDED;
+		else if (!strcmp(t, "none")) {
+			r->gmode = G_NONE;
+			r->use_callchain = false;
+		} else if (!strcmp(t, "caller")) {
+			r->gorder = PEV_PROFILE_CALLER;
+			r->order_set = true;
+		} else if (!strcmp(t, "callee")) {
+			r->gorder = PEV_PROFILE_CALLEE;
+			r->order_set = true;
+		} else if (!strcmp(t, "function"))
+			r->gkey = PEV_PROFILE_FUNCTION;
+		else if (!strcmp(t, "address"))
+			r->gkey = PEV_PROFILE_ADDRESS;
+		else if (!strcmp(t, "percent"))
+			r->gvalue = V_PERCENT;
+		else if (!strcmp(t, "period"))
+			r->gvalue = V_PERIOD;
+		else if (!strcmp(t, "count"))
+			r->gvalue = V_COUNT;
+		else {
+			char *end;
+			double v = strtod(t, &end);
+
+			if (*end || end == t || nums >= 2) {
+				cli_error("invalid -g/--call-graph '%s': '%s' is not one of graph, fractal, flat, folded, none, caller, callee, function, address, percent, period, count or a number",
+					  arg, t);
+				return -EINVAL;
+			}
+			if (nums++ == 0)
+				r->gmin_percent = v;
+			else
+				r->gprint_limit = (unsigned)v;
+		}
+	}
+	return 0;
+}
+
+/* perf's sort__setup_elide: a comm, dso or symbol column whose filter
+ * names a single value is left out (and named in a header line), unless
+ * that would leave out every sort column. */
+void report_setup_elide(struct report *r)
+{
+	bool all = true;
+
+	for (unsigned i = 0; i < r->ncols; i++) {
+		struct col *c = &r->cols[i];
+		const char *list = NULL;
+
+		if (c->kind != C_KEY)
+			continue;
+		if (c->key == PEV_SORT_COMM)
+			list = r->fopts.comm;
+		else if (c->key == PEV_SORT_DSO)
+			list = r->fopts.dso;
+		else if (c->key == PEV_SORT_SYM)
+			list = r->fopts.symbols;
+		c->elided = list && list[0] && !strchr(list, ',') &&
+			    strncmp(list, "file://", 7) ? list : NULL;
+		all &= c->elided != NULL;
+	}
+	for (unsigned i = 0; all && i < r->ncols; i++)
+		r->cols[i].elided = NULL;
+}

@@ -1,0 +1,216 @@
+/* perfev/profile.h: a profile built from a stream of samples.
+ *
+ * One aggregation for every view (report tables, call graphs, exports):
+ *  - frames (DSO, symbol, address, inline name) are interned once: every
+ *    sample and call tree points at the same struct pev_profile_frame;
+ *  - samples are grouped into entries by a set of sort keys (perf's
+ *    --sort), per event, with self period and sample count and, in
+ *    children mode, the cumulative (children) period of every function on
+ *    the call chain, counted once per sample as perf 6.1 counts them;
+ *  - every entry has a call tree (caller or callee order, matched by
+ *    function or by address) with the hit and children_hit totals perf's
+ *    callchain code computes;
+ *  - input is streamed: records are fed one at a time (or read from a
+ *    struct pev_data); only the distinct (entry, call chain) pairs are
+ *    kept, so memory grows with the variety of the data, not its size.
+ *
+ * Lifecycle: pev_profile_new, pev_profile_add (or pev_profile_read), then
+ * pev_profile_finish once, then the read-only queries.  Not thread-safe. */
+#ifndef PERFEV_PROFILE_H
+#define PERFEV_PROFILE_H
+
+#include <perfev/common.h>
+#include <perfev/callchain.h>
+#include <perfev/data.h>
+#include <perfev/filter.h>
+#include <perfev/record.h>
+#include <perfev/symbols.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sort keys (perf 6.1 report --sort names in comments). */
+enum pev_sort_key {
+	PEV_SORT_NONE = 0,
+	PEV_SORT_COMM,		/* comm */
+	PEV_SORT_PID,		/* pid: the thread (tid:comm) */
+	PEV_SORT_DSO,		/* dso */
+	PEV_SORT_SYM,		/* symbol / sym */
+	PEV_SORT_CPU,		/* cpu */
+	PEV_SORT_SOCKET,	/* socket */
+	PEV_SORT_SRCLINE,	/* srcline */
+	PEV_SORT_SRCFILE,	/* srcfile */
+	PEV_SORT_TIME,		/* time */
+	PEV_SORT_SYM_SIZE,	/* symbol_size */
+	PEV_SORT_DSO_SIZE,	/* dso_size */
+	PEV_SORT_WEIGHT,	/* weight (local_weight: same value) */
+	PEV_SORT_LOCAL_WEIGHT,	/* local_weight */
+	PEV_SORT_CGROUP_ID,	/* cgroup_id */
+	PEV_SORT_CODE_PAGE_SIZE,/* code_page_size */
+	PEV_SORT_PARENT,	/* parent */
+	PEV_SORT_MAX
+};
+#define PEV_PROFILE_MAX_KEYS 16
+
+enum pev_profile_order { PEV_PROFILE_CALLEE = 0, PEV_PROFILE_CALLER = 1 };
+enum pev_profile_match { PEV_PROFILE_FUNCTION = 0, PEV_PROFILE_ADDRESS = 1 };
+
+struct pev_profile_opts {
+	size_t size;			/* sizeof(struct pev_profile_opts) */
+	enum pev_sort_key keys[PEV_PROFILE_MAX_KEYS];	/* PEV_SORT_NONE ends */
+	bool callchains;		/* build call trees */
+	bool children;			/* cumulate along the chains */
+	enum pev_profile_order order;	/* order of the call trees */
+	enum pev_profile_match match;	/* how chain entries match */
+	unsigned max_stack;		/* 0: 127 */
+	/* Entries of equal children period: the caller first, as perf 6.1
+	 * orders them when call graphs are shown. */
+	bool caller_first;
+	/* The filter (borrowed; NULL: keep all).  Samples outside its time
+	 * and CPU ranges are dropped; samples it rejects otherwise make
+	 * entries marked filtered and count in pev_profile_stats.nr_filtered
+	 * and filtered_period, not in nr_samples and total_period. */
+	const struct pev_filter *filter;
+	/* Report time in buckets of this many ns for PEV_SORT_TIME (0: the
+	 * exact time, as perf without --time-quantum... perf's default is
+	 * 100 ms). */
+	uint64_t time_quantum;
+	/* PEV_SORT_SOCKET: the socket of each CPU (cpu_socket[cpu], borrowed),
+	 * from the file's CPU_TOPOLOGY; -1 for CPUs past it or without. */
+	const int32_t *cpu_socket;
+	size_t nr_cpu_socket;
+	/* Timestamps printed relative to nothing: the profile only keeps the
+	 * numbers. */
+};
+
+/* One interned location: what a sample's ip or a chain entry resolved to. */
+struct pev_profile_frame {
+	struct pev_dso *dso;		/* NULL: no map */
+	const struct pev_symbol *sym;	/* NULL: no symbol */
+	const char *inline_name;	/* non-NULL: an inline frame */
+	uint64_t ip;			/* the address as sampled */
+	uint64_t addr;			/* map-relative (perf's al->addr) */
+	char level;			/* '.', 'k', ... (perf's [x]) */
+	uint32_t dso_order;		/* order the DSO was first seen */
+};
+
+/* A node of a call tree: one frame; nodes are numbered per profile. */
+struct pev_profile_node {
+	const struct pev_profile_frame *frame;	/* NULL at a root */
+	uint64_t hit, children_hit;	/* periods ending here / below */
+	uint64_t count, children_count;	/* samples ending here / below */
+	uint32_t parent, first_child, next_sibling;	/* 0: none */
+	uint32_t nr_children;
+};
+
+/* A row of the table. */
+struct pev_profile_entry {
+	/* The sort-key values (only those of the keys in use are set). */
+	const char *comm;
+	int32_t pid, tid;
+	const struct pev_profile_frame *frame;	/* dso, symbol, address */
+	/* With a symbol key and no symbol: the address the entry is keyed
+	 * by (perf's he->ip): map-relative for a sample's own location, as
+	 * sampled for a chain entry in children mode. */
+	uint64_t ip;
+	const struct pev_profile_frame *parent;	/* PEV_SORT_PARENT */
+	const char *srcline, *srcfile;
+	int32_t cpu, socket;
+	uint64_t time, weight, cgroup, code_page_size;
+	/* Totals. */
+	uint64_t period, nr_samples;		/* self */
+	uint64_t period_sys, period_us;		/* self, by cpumode */
+	uint64_t period_guest_sys, period_guest_us;
+	uint64_t acc_period, acc_samples;	/* children mode */
+	uint64_t weight_sum;			/* sum of sample weights */
+	uint32_t tree;		/* root node of its call tree (0: none) */
+	uint32_t max_depth;	/* longest chain in the tree */
+	char level;		/* perf's [x] of the entry ('.', 'k', ...) */
+	/* Made of samples the filter rejected (comm, pid, tid, DSO, symbol):
+	 * kept as perf keeps them, in the order and the absolute totals,
+	 * not meant to be shown. */
+	bool filtered;
+	uint32_t event;		/* event index */
+	uint32_t pid_tid_comm;	/* internal */
+};
+
+struct pev_profile_stats {
+	uint64_t nr_samples;		/* samples of this event kept */
+	uint64_t total_period;		/* their period */
+	uint64_t nr_filtered;		/* samples the filter dropped */
+	uint64_t filtered_period;
+	uint64_t nr_entries;
+};
+
+struct pev_profile;
+
+/* A profile over machine m, resolving chains with chain (both borrowed,
+ * both must outlive it; chain may be NULL when opts->callchains is
+ * false); dec names the events of the samples (borrowed).  NULL and
+ * errno (EINVAL, ENOMEM). */
+PEV_EXPORT struct pev_profile *
+pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
+		const struct pev_decoder *dec, const struct pev_profile_opts *opts);
+PEV_EXPORT void pev_profile_free(struct pev_profile *p);
+
+/* Declares a DSO before any record names it.  perf breaks ties between
+ * call-graph branches by the order its DSOs were created: the file's
+ * build-id table first (seed those here, in the table's order), then the
+ * MMAP records (the profile follows those itself).  0, -EINVAL, -ENOMEM. */
+PEV_EXPORT int pev_profile_seed_dso(struct pev_profile *p, struct pev_dso *dso);
+/* Feeds one record: side-band records go to the machine (MMAP, COMM,
+ * FORK, EXIT), samples are aggregated, LOST_SAMPLES counted.  0 or
+ * -ENOMEM. */
+PEV_EXPORT int pev_profile_add(struct pev_profile *p,
+			       const struct pev_record *rec);
+/* Reads every record of d in time order into the profile.  progress, when
+ * not NULL, is called now and then with the bytes read so far.  0,
+ * -errno from the reader (pev_data_error says what), -ENOMEM. */
+PEV_EXPORT int pev_profile_read(struct pev_profile *p, struct pev_data *d,
+				void (*progress)(uint64_t done, void *arg),
+				void *arg);
+/* Builds the entries and call trees and sorts them (perf's output
+ * order).  Once.  0 or -ENOMEM. */
+PEV_EXPORT int pev_profile_finish(struct pev_profile *p);
+
+/* PERF_RECORD_LOST_SAMPLES total. */
+PEV_EXPORT uint64_t pev_profile_lost_samples(const struct pev_profile *p);
+/* Events seen (the decoder's attrs). */
+PEV_EXPORT size_t pev_profile_nr_events(const struct pev_profile *p);
+PEV_EXPORT const struct pev_profile_stats *
+pev_profile_stats(const struct pev_profile *p, size_t event);
+/* The entries of an event in output order (after finish). */
+PEV_EXPORT size_t pev_profile_nr_entries(const struct pev_profile *p,
+					 size_t event);
+PEV_EXPORT const struct pev_profile_entry *
+pev_profile_entry(const struct pev_profile *p, size_t event, size_t i);
+/* A call-tree node by number (1..), NULL for 0 or out of range. */
+PEV_EXPORT const struct pev_profile_node *
+pev_profile_node(const struct pev_profile *p, uint32_t n);
+/* The children of node n in perf's print order (cumulative period
+ * descending, ties in perf's chain order), those below min_hit left out,
+ * into out (room for node->nr_children); returns how many. */
+PEV_EXPORT size_t pev_profile_node_children(const struct pev_profile *p,
+					    uint32_t n, uint64_t min_hit,
+					    uint32_t *out);
+/* The children of node n in perf's chain order (its rb_root_in: by DSO,
+ * then symbol start or address), all of them; returns how many. */
+PEV_EXPORT size_t pev_profile_node_children_chain(const struct pev_profile *p,
+						  uint32_t n, uint32_t *out);
+/* perf's short name of a DSO: the base name of its path, or the
+ * "[kernel.kallsyms]"-style name itself. */
+PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso);
+/* The thread's comm now (at the end of the stream), for column widths. */
+PEV_EXPORT const char *pev_profile_entry_thread_comm(const struct pev_profile *p,
+						     const struct pev_profile_entry *e);
+/* The source line "file:line" of a frame (perf's srcline), interned;
+ * "??:0" when unknown.  full: the file's path instead of its base name. */
+PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
+					   const struct pev_profile_frame *f,
+					   bool chain);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

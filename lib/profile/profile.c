@@ -1,0 +1,635 @@
+/* The profile model: streaming samples into interned frames, interned
+ * call chains and entries (perfev/profile.h).
+ *
+ * Per sample the work is a few hash lookups: the thread's comm, the
+ * sample's location, each chain frame, the chain as a whole, the entry
+ * and the (entry, chain) pair.  Nothing is allocated per sample once the
+ * tables hold the data's variety: the cumulative entries and call trees
+ * are built once per distinct pair in pev_profile_finish()
+ * (profile_tree.c), which gives the same totals as perf's per-sample
+ * insertion because perf's trees are canonical (they do not depend on the
+ * order samples arrive in). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/profile_internal.h"
+/* ---------------------------------------------------------------- entries */
+
+static uint64_t ent_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->ents[i].hash;
+}
+
+static uint64_t key_hash(const struct pf_key *k)
+{
+	const uint64_t *w = (const uint64_t *)k;
+	uint64_t h = 0;
+
+	for (size_t i = 0; i < sizeof(*k) / 8; i++)
+		h = pf_mix(h, w[i]);
+	return h;
+}
+
+int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
+		  const struct pev_profile_frame *fr, uint32_t *idx)
+{
+	uint64_t h = key_hash(k);
+	uint32_t i = (uint32_t)h & p->ehash.mask;
+
+	for (; p->ehash.slot[i]; i = (i + 1) & p->ehash.mask) {
+		uint32_t e = p->ehash.slot[i] - 1;
+
+		if (p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
+			*idx = e;
+			return 0;
+		}
+	}
+	if (pev__pf_grow((void **)&p->ents, &p->ent_cap, p->nents + 1, sizeof(*p->ents)))
+		return -ENOMEM;
+	struct pf_entry *e = &p->ents[p->nents];
+
+	memset(e, 0, sizeof(*e));
+	e->key = *k;
+	e->hash = h;
+	e->level = level;
+	e->e.level = level;
+	e->e.comm = k->comm;
+	e->e.tid = k->tid;
+	e->e.frame = fr;
+	e->e.ip = k->kip;
+	e->e.parent = k->parent;
+	e->e.srcline = k->srcline;
+	e->e.srcfile = k->srcfile;
+	e->e.cpu = k->cpu;
+	e->e.socket = k->socket;
+	e->e.time = k->time;
+	e->e.weight = k->weight;
+	e->e.cgroup = k->cgroup;
+	e->e.code_page_size = k->cps;
+	e->e.event = k->event;
+	e->e.filtered = k->filtered;
+	*idx = p->nents;
+	p->ehash.slot[i] = ++p->nents;
+	p->ehash.n++;
+	return pev__pf_htab_grow(&p->ehash, ent_rehash, p);
+}
+
+/* ----------------------------------------------------------------- chains */
+
+static uint64_t chain_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->chains[i].hash;
+}
+
+static int64_t chain_get(struct pev_profile *p, const uint32_t *ids, uint32_t n)
+{
+	uint64_t h = n;
+
+	for (uint32_t j = 0; j < n; j++)
+		h = pf_mix(h, ids[j]);
+	uint32_t i = (uint32_t)h & p->chash.mask;
+
+	for (; p->chash.slot[i]; i = (i + 1) & p->chash.mask) {
+		struct pf_chain *c = &p->chains[p->chash.slot[i] - 1];
+
+		if (c->hash == h && c->len == n &&
+		    !memcmp(p->chain_pool + c->off, ids, n * sizeof(*ids)))
+			return p->chash.slot[i] - 1;
+	}
+	if (pev__pf_grow((void **)&p->chains, &p->chain_cap, p->nchains + 1, sizeof(*p->chains)))
+		return -ENOMEM;
+	if (p->pool_len + n > p->pool_cap) {
+		uint64_t c = p->pool_cap ? p->pool_cap * 2 : 65536;
+
+		while (c < p->pool_len + n)
+			c *= 2;
+		uint32_t *np = realloc(p->chain_pool, c * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		p->chain_pool = np;
+		p->pool_cap = c;
+	}
+	memcpy(p->chain_pool + p->pool_len, ids, n * sizeof(*ids));
+	p->chains[p->nchains] = (struct pf_chain){ p->pool_len, n, h };
+	p->pool_len += n;
+	p->chash.slot[i] = ++p->nchains;
+	p->chash.n++;
+	if (pev__pf_htab_grow(&p->chash, chain_rehash, p))
+		return -ENOMEM;
+	return p->nchains - 1;
+}
+
+static uint64_t pair_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->pairs[i].hash;
+}
+
+static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
+		    int32_t pid, int32_t tid, uint64_t period)
+{
+	uint64_t h = pf_mix(pf_mix(entry, chain), ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid);
+	uint32_t i = (uint32_t)h & p->phash.mask;
+
+	for (; p->phash.slot[i]; i = (i + 1) & p->phash.mask) {
+		struct pf_pair *q = &p->pairs[p->phash.slot[i] - 1];
+
+		if (q->entry == entry && q->chain == chain && q->pid == pid && q->tid == tid) {
+			q->period += period;
+			q->count++;
+			return 0;
+		}
+	}
+	if (pev__pf_grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
+		return -ENOMEM;
+	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, period, 1,
+						 p->seq, h };
+	p->phash.slot[i] = ++p->npairs;
+	p->phash.n++;
+	return pev__pf_htab_grow(&p->phash, pair_rehash, p);
+}
+
+/* ---------------------------------------------------------------- samples */
+
+PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso)
+{
+	const char *n = dso ? pev_dso_name(dso) : NULL;
+	const char *b = n && n[0] != '[' ? strrchr(n, '/') : NULL;
+
+	return b ? b + 1 : n;
+}
+
+static int scratch_room(struct pev_profile *p, size_t n)
+{
+	if (n <= p->scratch_cap)
+		return 0;
+	size_t c = p->scratch_cap ? p->scratch_cap * 2 : 256;
+
+	while (c < n)
+		c *= 2;
+	uint32_t *s = realloc(p->scratch, c * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	p->scratch = s;
+	p->scratch_cap = c;
+	return 0;
+}
+
+static uint64_t raw_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->raws[i].hash;
+}
+
+static void raw_clear(struct pev_profile *p)
+{
+	if (!p->nraws)
+		return;
+	memset(p->rhash.slot, 0, ((size_t)p->rhash.mask + 1) * sizeof(*p->rhash.slot));
+	p->rhash.n = 0;
+	p->nraws = 0;
+	p->raw_len = 0;
+}
+
+/* The cache slot of a sample (found: *hit; else a new one to fill), or
+ * NULL when it cannot be cached (DWARF stack dumps, no memory). */
+static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
+			      uint8_t cpumode, bool *hit)
+{
+	const struct pev_callchain *cc = &s->callchain;
+	uint64_t nr = p->opts.callchains ? cc->nr : 0;
+	uint64_t h = pf_mix(pf_mix(pf_mix(s->pid, cpumode), s->ip), nr);
+
+	*hit = false;
+	if (s->stack_user.size || nr > 4096)
+		return NULL;
+	for (uint64_t i = 0; i < nr; i++)
+		h = pf_mix(h, cc->ips[i]);
+	uint32_t i = (uint32_t)h & p->rhash.mask;
+
+	for (; p->rhash.slot[i]; i = (i + 1) & p->rhash.mask) {
+		struct pf_raw *r = &p->raws[p->rhash.slot[i] - 1];
+
+		if (r->hash == h && r->pid == s->pid && r->ip == s->ip &&
+		    r->cpumode == cpumode && r->nr == nr &&
+		    !memcmp(p->raw_pool + r->off, cc->ips, nr * sizeof(uint64_t))) {
+			*hit = true;
+			return r;
+		}
+	}
+	if (pev__pf_grow((void **)&p->raws, &p->raw_cap, p->nraws + 1, sizeof(*p->raws)))
+		return NULL;
+	if (p->raw_len + nr > p->raw_cap2) {
+		uint64_t c = p->raw_cap2 ? p->raw_cap2 * 2 : 65536;
+
+		while (c < p->raw_len + nr)
+			c *= 2;
+		uint64_t *np = realloc(p->raw_pool, c * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		p->raw_pool = np;
+		p->raw_cap2 = c;
+	}
+	memcpy(p->raw_pool + p->raw_len, cc->ips, nr * sizeof(uint64_t));
+	struct pf_raw *r = &p->raws[p->nraws];
+
+	*r = (struct pf_raw){ .hash = h, .ip = s->ip, .off = p->raw_len, .pid = s->pid,
+			      .nr = (uint32_t)nr, .self = UINT32_MAX, .chain = UINT32_MAX,
+			      .cpumode = cpumode };
+	p->raw_len += nr;
+	p->rhash.slot[i] = ++p->nraws;
+	p->rhash.n++;
+	if (pev__pf_htab_grow(&p->rhash, raw_rehash, p))
+		return NULL;
+	return &p->raws[p->nraws - 1];
+}
+
+/* The interned chain of a sample: UINT32_MAX when it has none; -ENOMEM. */
+static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
+{
+	const struct pev_frame *fr;
+	long n = pev_chain_resolve(p->chain, s, &fr);
+
+	if (n <= 0)
+		return n < 0 ? n : UINT32_MAX;
+	unsigned max = p->opts.max_stack ? p->opts.max_stack : 127;
+	long first = 0;
+
+	/* perf counts --max-stack from the end it starts reading at: the
+	 * leaf in callee order, the root in caller order. */
+	if ((unsigned long)n > max) {
+		if (p->opts.order == PEV_PROFILE_CALLER)
+			first = n - max;
+		n = first + max;
+	}
+	if (scratch_room(p, (size_t)n))
+		return -ENOMEM;
+	for (long j = first; j < n; j++) {
+		const struct pev_frame *f = &fr[j];
+		bool kip = p->frame_ip || !f->loc.sym;
+		int64_t id = pev__pf_frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
+				       kip ? f->ip : 0, f->ip, f->loc.map_ip,
+				       f->loc.dso ? pev__pf_level_of(f->cpumode, f->loc.kernel) : 0);
+
+		if (id < 0)
+			return id;
+		p->scratch[j - first] = (uint32_t)id;
+	}
+	return chain_get(p, p->scratch, (uint32_t)(n - first));
+}
+
+static int add_sample(struct pev_profile *p, const struct pev_record *rec)
+{
+	const struct pev_sample *s = &rec->u.sample;
+	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint32_t ev = rec->attr_index > 0 ? (uint32_t)rec->attr_index : 0;
+	const struct pev_filter *flt = p->opts.filter;
+	struct pev_addr_loc loc;
+	const char *comm;
+	struct pf_key k;
+	bool filtered = false;
+	int err;
+
+	if (ev >= p->nevents)
+		return 0;
+	struct pev_profile_stats *st = &p->stats[ev];
+
+	if (flt && (!pev_filter_time_ok(flt, s->time) ||
+		    ((s->fields & PERF_SAMPLE_CPU) ? !pev_filter_cpu_ok(flt, s->cpu) :
+		     (pev_filter_needs(flt) & PEV_FILTER_NEED_CPU))))
+		return 0;
+	/* the comm of the last thread seen, until a COMM or FORK */
+	if (p->comm_cached && p->comm_pid == s->pid && p->comm_tid == s->tid) {
+		comm = p->comm_last;
+	} else {
+		comm = pev_machine_comm(p->m, s->pid, s->tid);
+		comm = pev__pf_intern_str(p, comm, strlen(comm));
+		if (!comm)
+			return -ENOMEM;
+		p->comm_cached = true;
+		p->comm_pid = s->pid;
+		p->comm_tid = s->tid;
+		p->comm_last = comm;
+	}
+	bool hit;
+	struct pf_raw *raw = raw_get(p, s, cpumode, &hit);
+	int64_t self, chain = UINT32_MAX;
+
+	if (raw && hit) {
+		const struct pev_profile_frame *sf = pev__pf_frame_at(p, raw->self);
+
+		memset(&loc, 0, sizeof(loc));
+		loc.dso = sf->dso;
+		loc.sym = sf->sym;
+		loc.map_ip = sf->addr;
+		loc.kernel = sf->level == 'k';
+		self = raw->self;
+		chain = raw->chain;
+	} else {
+		pev_machine_resolve(p->m, s->pid, s->ip, cpumode, &loc);
+		self = pev__pf_frame_get(p, loc.dso, loc.sym, NULL,
+				 (p->frame_ip || !loc.sym) ? loc.map_ip : 0, s->ip,
+				 loc.map_ip, pev__pf_level_of(cpumode, loc.kernel));
+		if (self < 0)
+			return (int)self;
+		if (p->opts.callchains && p->chain) {
+			chain = sample_chain(p, s);
+			if (chain < 0)
+				return (int)chain;
+		}
+		/* raw_get may have moved the array: find the slot again */
+		if (raw) {
+			bool again;
+
+			raw = raw_get(p, s, cpumode, &again);
+			if (raw) {
+				raw->self = (uint32_t)self;
+				raw->chain = (uint32_t)chain;
+			}
+		}
+	}
+	if (flt && pev_filter_needs(flt)) {
+		struct pev_filter_sample fs = {
+			.time = s->time, .cpu = s->cpu,
+			.has_cpu = !!(s->fields & PERF_SAMPLE_CPU),
+			.pid = (int32_t)s->pid, .tid = (int32_t)s->tid, .comm = comm,
+			.dso_short = loc.dso ? pev_profile_dso_short(loc.dso) : NULL,
+			.dso_long = loc.dso ? pev_dso_name(loc.dso) : NULL,
+			.sym = loc.sym ? loc.sym->name : NULL,
+			.ip = s->ip,
+		};
+
+		filtered = pev_filter_match(flt, &fs) != 0;
+	}
+	char level = pev__pf_level_of(cpumode, loc.kernel);
+	/* A self frame is keyed by its map address (perf's al->addr). */
+	memset(&k, 0, sizeof(k));
+	k.event = ev;
+	k.filtered = filtered;
+	if (p->key_on[PEV_SORT_COMM])
+		k.comm = comm;
+	if (p->key_on[PEV_SORT_PID])
+		k.tid = (int32_t)s->tid;
+	const struct pf_frame *sf = (const struct pf_frame *)pev__pf_frame_at(p, (uint32_t)self);
+
+	/* perf's sym key compares DSOs only when a symbol was found */
+	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
+	    (p->key_on[PEV_SORT_SYM] && sf->csym))
+		k.dso = sf->cdso;
+	if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
+		k.sym = sf->csym;
+		if (!loc.sym)
+			k.kip = loc.map_ip;
+	}
+	if (p->key_on[PEV_SORT_CPU])
+		k.cpu = (s->fields & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
+	if (p->key_on[PEV_SORT_SOCKET])
+		k.socket = (s->fields & PERF_SAMPLE_CPU) && s->cpu < p->opts.nr_cpu_socket ?
+			   p->opts.cpu_socket[s->cpu] : -1;
+	if (p->key_on[PEV_SORT_TIME]) {
+		uint64_t q = p->opts.time_quantum;
+
+		k.time = q ? s->time / q * q : s->time;
+	}
+	if (p->key_on[PEV_SORT_WEIGHT] || p->key_on[PEV_SORT_LOCAL_WEIGHT])
+		k.weight = s->weight & 0xffffffffu;
+	if (p->key_on[PEV_SORT_CGROUP_ID])
+		k.cgroup = s->cgroup;
+	if (p->key_on[PEV_SORT_CODE_PAGE_SIZE])
+		k.cps = s->code_page_size;
+	if (p->key_on[PEV_SORT_SRCLINE]) {
+		const char *sl = pev_profile_srcline(p, pev__pf_frame_at(p, (uint32_t)self),
+						     false);
+
+		if (!sl)
+			return -ENOMEM;
+		k.srcline = sl;
+	}
+	uint32_t ei;
+
+	err = pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
+	if (err)
+		return err;
+	struct pev_profile_entry *e = &p->ents[ei].e;
+
+	p->seq++;
+	if (!e->nr_samples && !e->acc_samples) {
+		e->pid = (int32_t)s->pid;
+		e->tid = (int32_t)s->tid;
+		p->ents[ei].seq = p->seq;
+	}
+	e->period += s->period;
+	e->nr_samples++;
+	e->weight_sum += s->weight & 0xffffffffu;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: e->period_sys += s->period; break;
+	case PERF_RECORD_MISC_USER: e->period_us += s->period; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: e->period_guest_sys += s->period; break;
+	case PERF_RECORD_MISC_GUEST_USER: e->period_guest_us += s->period; break;
+	default: break;
+	}
+	if (p->opts.children) {
+		e->acc_period += s->period;
+		e->acc_samples++;
+	}
+	if (filtered) {
+		st->nr_filtered++;
+		st->filtered_period += s->period;
+	} else {
+		st->nr_samples++;
+		st->total_period += s->period;
+	}
+	if (chain == UINT32_MAX)
+		return 0;
+	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, s->period);
+}
+
+PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)
+{
+	if (!p || !rec || p->finished)
+		return -EINVAL;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return add_sample(p, rec);
+	case PERF_RECORD_LOST_SAMPLES:
+		p->lost_samples += rec->u.lost_samples.lost;
+		return 0;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		/* perf creates a DSO per mapped file as the MMAP arrives; that
+		 * order breaks ties between call-graph branches */
+		const struct pev_record_mmap *mm = &rec->u.mmap;
+		struct pev_addr_loc loc;
+		int err = pev_machine_process(p->m, rec);
+
+		raw_clear(p);
+		if (err)
+			return err;
+		if (!pev_machine_resolve(p->m, mm->pid, mm->addr,
+					 (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK), &loc) &&
+		    loc.dso && pev__pf_dso_order(p, loc.dso) == UINT32_MAX)
+			return -ENOMEM;
+		return 0;
+	}
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		raw_clear(p);
+		p->comm_cached = false;
+		return pev_machine_process(p->m, rec);
+	case PERF_RECORD_EXIT:
+		return pev_machine_process(p->m, rec);
+	default:
+		return 0;
+	}
+}
+
+PEV_EXPORT int pev_profile_read(struct pev_profile *p, struct pev_data *d,
+				void (*progress)(uint64_t done, void *arg),
+				void *arg)
+{
+	struct pev_data_event ev;
+	uint64_t n = 0;
+	int rc;
+
+	while ((rc = pev_data_next_ordered(d, &ev)) > 0) {
+		if (progress && !(++n & 0xffff))
+			progress(ev.offset, arg);
+		if (ev.decode_error)
+			continue;
+		rc = pev_profile_add(p, &ev.rec);
+		if (rc < 0)
+			return rc;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------- lifecycle */
+
+PEV_EXPORT struct pev_profile *
+pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
+		const struct pev_decoder *dec, const struct pev_profile_opts *opts)
+{
+	struct pev_profile *p;
+
+	if (!m || !dec) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->m = m;
+	p->chain = chain;
+	p->dec = dec;
+	if (opts) {
+		size_t n = opts->size && opts->size < sizeof(p->opts) ?
+			   opts->size : sizeof(p->opts);
+
+		memcpy(&p->opts, opts, n);
+	} else {
+		p->opts.keys[0] = PEV_SORT_COMM;
+		p->opts.keys[1] = PEV_SORT_DSO;
+		p->opts.keys[2] = PEV_SORT_SYM;
+	}
+	for (unsigned i = 0; i < PEV_PROFILE_MAX_KEYS && p->opts.keys[i]; i++) {
+		if (p->opts.keys[i] >= PEV_SORT_MAX) {
+			free(p);
+			errno = EINVAL;
+			return NULL;
+		}
+		p->key_on[p->opts.keys[i]] = true;
+		p->nkeys++;
+	}
+	p->frame_ip = p->opts.match == PEV_PROFILE_ADDRESS ||
+		      p->key_on[PEV_SORT_SRCLINE] || p->key_on[PEV_SORT_SRCFILE];
+	p->nevents = pev_decoder_nr_attrs(dec);
+	if (!p->nevents)
+		p->nevents = 1;
+	p->stats = calloc(p->nevents, sizeof(*p->stats));
+	p->order = calloc(p->nevents, sizeof(*p->order));
+	p->nnodes = 1;
+	if (!p->stats || !p->order || pev__pf_htab_init(&p->fhash, 1024) ||
+	    pev__pf_htab_init(&p->shash, 256) || pev__pf_htab_init(&p->ehash, 1024) ||
+	    pev__pf_htab_init(&p->chash, 1024) || pev__pf_htab_init(&p->phash, 1024) ||
+	    pev__pf_htab_init(&p->nhash, 1024) || pev__pf_htab_init(&p->rhash, 1024) ||
+	    pev__pf_htab_init(&p->cshash, 1024) ||
+	    pev__pf_grow((void **)&p->nodes, &p->node_cap, 1, sizeof(*p->nodes))) {
+		pev_profile_free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(&p->nodes[0], 0, sizeof(p->nodes[0]));
+	return p;
+}
+
+PEV_EXPORT void pev_profile_free(struct pev_profile *p)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->nfblocks; i++)
+		free(p->fblocks[i]);
+	free(p->fblocks);
+	for (uint32_t i = 0; i < p->nstrs; i++)
+		free(p->strs[i]);
+	free(p->strs);
+	free(p->str_hash);
+	free(p->dsos);
+	free(p->ents);
+	free(p->chain_pool);
+	free(p->chains);
+	free(p->pairs);
+	free(p->nodes);
+	for (size_t i = 0; p->order && i < p->nevents; i++)
+		free(p->order[i]);
+	free(p->order);
+	free(p->stats);
+	free(p->scratch);
+	pev__pf_htab_release(&p->fhash);
+	pev__pf_htab_release(&p->shash);
+	pev__pf_htab_release(&p->ehash);
+	pev__pf_htab_release(&p->chash);
+	pev__pf_htab_release(&p->phash);
+	pev__pf_htab_release(&p->nhash);
+	pev__pf_htab_release(&p->rhash);
+	pev__pf_htab_release(&p->cshash);
+	free(p->cdsos);
+	free(p->csyms);
+	free(p->raws);
+	free(p->raw_pool);
+	pev_srclines_free(p->srclines);
+	free(p->src_dsos);
+	free(p);
+}
+
+PEV_EXPORT int pev_profile_seed_dso(struct pev_profile *p, struct pev_dso *dso)
+{
+	if (!p || !dso)
+		return -EINVAL;
+	return pev__pf_dso_order(p, dso) == UINT32_MAX ? -ENOMEM : 0;
+}
+
+PEV_EXPORT uint64_t pev_profile_lost_samples(const struct pev_profile *p)
+{
+	return p ? p->lost_samples : 0;
+}
+
+PEV_EXPORT size_t pev_profile_nr_events(const struct pev_profile *p)
+{
+	return p ? p->nevents : 0;
+}
+
+PEV_EXPORT const struct pev_profile_stats *
+pev_profile_stats(const struct pev_profile *p, size_t event)
+{
+	return p && event < p->nevents ? &p->stats[event] : NULL;
+}
+
+PEV_EXPORT const char *pev_profile_entry_thread_comm(const struct pev_profile *p,
+						     const struct pev_profile_entry *e)
+{
+	return pev_machine_comm(p->m, (uint32_t)e->pid, (uint32_t)e->tid);
+}

