@@ -11,7 +11,8 @@
  *    write: libpython, libc, ld.so and their debug files; name@plt
  *    frames, when sampled, compared as they are);
  *  - by perf with breakpoints on the PLT stubs of a program built here;
- *  - by perfev record --call-graph dwarf, from the C program;
+ *  - by perfev record --call-graph dwarf, from the C program (launched
+ *    by perfev, and attached to with -p);
  * each read by both tools. */
 #include <unistd.h>
 
@@ -116,6 +117,16 @@ static void same_output(const char *file, const char *fields, const char *needle
 	same_output_ex(file, fields, needle, false);
 }
 
+/* The kinds of the side-band records a file holds before the
+ * workload's exec, the kernel map left out, as perf script lists them. */
+static void side_band_before_exec(const char *file, const char *out)
+{
+	CHECK_EQ_INT(t_sh("%s script -i %s --show-task-events --show-mmap-events 2>/dev/null | "
+			  "awk '/PERF_RECORD_COMM exec/ { exit } / -1\\/0: / { next } "
+			  "{ for (i = 1; i <= NF; i++) if ($i ~ /^PERF_RECORD_/) print $i }' > %s/%s",
+			  PERF, file, dir, out), 0);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -184,10 +195,28 @@ int main(void)
 		same_output_ex(f, "", "_PyEval_EvalFrameDefault+0x", true);
 	}
 
-	/* A file perfev records (attached with -p: with a workload, perfev
-	 * writes the child's maps from before its exec, and perf's
-	 * libunwind then stops early in libc on some samples), read by
-	 * both. */
+	/* Files perfev records of a workload, read by both.  perfev wrote
+	 * the forked child's maps from before its exec (perf writes only
+	 * its COMM), and perf's libunwind, taking the lowest map of libc as
+	 * its base, then stopped early in libc whenever perfev's own libc
+	 * lay below the workload's (about every other file): the side band
+	 * before the exec is perf's, and three files unwind alike. */
+	snprintf(f, sizeof(f), "%s/c.data", dir);
+	side_band_before_exec(f, "perf.txt");
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ_INT(t_sh("timeout -k 2 20 %s record -q -e cpu-clock -c 1000000 --call-graph dwarf "
+				  "-o %s/w.data -- %s/inl 100 >/dev/null 2>&1", t_perfev(), dir, dir), 0);
+		snprintf(f, sizeof(f), "%s/w.data", dir);
+		if (i == 0) {
+			side_band_before_exec(f, "perfev.txt");
+			CHECK_MSG(!t_sh("cmp -s %s/perf.txt %s/perfev.txt", dir, dir),
+				  "records before the exec differ from perf's: %s",
+				  t_sh("cd %s && diff perf.txt perfev.txt >&2", dir) ? "(above)" : "");
+		}
+		same_output(f, "", "main+0x");
+	}
+
+	/* A file perfev records attached with -p, read by both. */
 	CHECK_EQ_INT(t_sh("%s/inl 3000 & p=$!; sleep 0.2; "
 			  "timeout -k 2 20 %s record -q -e cpu-clock -c 1000000 --call-graph dwarf "
 			  "-p $p -o %s/v.data -- sleep 0.4 >/dev/null 2>&1; r=$?; kill $p; wait $p 2>/dev/null; exit $r",
