@@ -53,6 +53,21 @@ static const char plt_prog[] =
 	"  char *p = strdup(\"12\"); sink += rand_r(&s) + strtol(p, 0, 10); free(p); } }\n"
 	"int main(int argc, char **argv) { pl(atol(argv[1])); return 0; }\n";
 
+/* No libc in the chains (its start-up frames carry a line-table quirk of
+ * binutils' addr2line): its own _start, without DWARF, calls run(), with
+ * top() inlined in run() and mix() in leaf(). */
+static const char sl_prog[] =
+	"static volatile unsigned long sink;\n"
+	"static inline unsigned long mix(unsigned long x) { return x * 2654435761u ^ (x >> 7); }\n"
+	"__attribute__((noinline)) unsigned long leaf(unsigned long n)\n"
+	"{ unsigned long s = 0; for (unsigned long i = 0; i < n; i++) s += mix(i + s); return s; }\n"
+	"__attribute__((noinline)) unsigned long mid(unsigned long n) { unsigned long r = leaf(n); sink += r; return r + 1; }\n"
+	"static inline unsigned long top(unsigned long n) { unsigned long r = mid(n); sink += r; return r + 2; }\n"
+	"__attribute__((noinline, used)) void run(void)\n"
+	"{ for (long k = 0; k < 1500; k++) sink += top(100000); }\n"
+	"__asm__(\".globl _start\\n_start:\\n.cfi_startproc\\n.cfi_undefined rip\\n\"\n"
+	"\"xor %ebp, %ebp\\nand $-16, %rsp\\ncall run\\nxor %edi, %edi\\nmov $231, %eax\\nsyscall\\n.cfi_endproc\\n\");\n";
+
 static const char script[] =
 	"import json\n"
 	"def build(n):\n"
@@ -162,6 +177,20 @@ int main(void)
 	same_output(f, "--max-stack 3", "leaf+0x");
 	/* perf: the unwinder refuses 0 frames, the sample prints without chain. */
 	same_output(f, "--max-stack 0", "leaf+0x");
+
+	/* srcline of unwound frames, as perf prints each entry of addr2line
+	 * -i: the innermost its address's line, each function another was
+	 * inlined in the line of that call, "??:0" for a symbol without
+	 * DWARF (_start).  perfev printed the innermost line for all, and
+	 * nothing for _start. */
+	snprintf(f, sizeof(f), "%s/sl.c", dir);
+	write_file(f, sl_prog);
+	CHECK_EQ_INT(t_sh("%s -O2 -g -fomit-frame-pointer -nostartfiles -o %s/sl %s/sl.c", GCC, dir, dir), 0);
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/sl.data -- %s/sl >/dev/null 2>&1",
+			  PERF, dir, dir), 0);
+	snprintf(f, sizeof(f), "%s/sl.data", dir);
+	same_output(f, "-F ip,sym,srcline", "sl.c:8\n\t");
+	same_output(f, "-F comm,tid,ip,sym,symoff,dso,srcline", "??:0");
 
 	/* Through the vDSO (clock_gettime): its CFI from the vDSO image. */
 	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/vd.data -- %s/inl 150 vdso >/dev/null 2>&1",
