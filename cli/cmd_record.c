@@ -330,7 +330,7 @@ static int start_output(struct rec *r, const char **what)
 	if (n >= 0 && r->cpu_wide)
 		n = pev_synth_all_processes(&so, pev_data_writer_emit, r->w);
 	else if (n >= 0 && r->wl && !r->wl_timer)
-		n = pev_synth_process(pev_workload_pid(r->wl), &so, pev_data_writer_emit, r->w);
+		n = rec_synth_workload_comm(r, &so);
 	for (size_t t = 0; n >= 0 && !r->cpu_wide && (!r->wl || r->wl_timer) &&
 			    t < r->nthreads; t++) {
 		long m = pev_synth_process(r->threads[t], &so, pev_data_writer_emit, r->w);

@@ -163,8 +163,11 @@ int rec_branch_parse(const char *arg, uint64_t *mode);
  * 0xff0fff); 0 on an architecture without a table. */
 uint64_t rec_regs_all_mask(void);
 
-/* record_synth.c: --namespaces and --all-cgroups side band of what
- * exists already; the number of records, or -errno. */
+/* record_synth.c: the side band of what exists already; the number of
+ * records, or -errno.  For a launched workload perf 6.1 writes only the
+ * COMM of the forked child (no FORK, none of its maps before the exec:
+ * its libunwind glue would take them for the workload's). */
+long rec_synth_workload_comm(struct rec *r, const struct pev_synth_opts *so);
 long rec_synth_namespaces(struct rec *r, const struct pev_synth_opts *so);
 long rec_synth_cgroups(struct rec *r, const struct pev_synth_opts *so);
 

@@ -1,7 +1,8 @@
-/* perfev record: the side-band records perf synthesizes for --namespaces
- * (a NAMESPACES record per existing thread) and --all-cgroups (a CGROUP
- * record per existing cgroup of the perf_event hierarchy), so that tasks
- * and cgroups created before the recording are known too. */
+/* perfev record: the side-band records perf synthesizes for a launched
+ * workload (its COMM only), --namespaces (a NAMESPACES record per
+ * existing thread) and --all-cgroups (a CGROUP record per existing
+ * cgroup of the perf_event hierarchy), so that tasks and cgroups created
+ * before the recording are known too. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,36 @@
 #include <unistd.h>
 
 #include "record.h"
+
+long rec_synth_workload_comm(struct rec *r, const struct pev_synth_opts *so)
+{
+	uint64_t rec[2 + 2 + 6] = { 0 };
+	struct perf_event_header *h = (void *)rec;
+	pid_t pid = pev_workload_pid(r->wl);
+	char path[64], comm[16 + 1];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	comm[n] = 0;
+	comm[strcspn(comm, "\n")] = 0;
+	h->type = PERF_RECORD_COMM;
+	rec[1] = (uint64_t)(uint32_t)pid | (uint64_t)(uint32_t)pid << 32;
+	memcpy(&rec[2], comm, strlen(comm));	/* at most 15: 2 words, NUL-padded */
+	/* perf leaves the trailer zero: no time, before everything. */
+	size_t t = pev_synth_sample_id(so->attr, 0, 0, 0, 0, 0, &rec[4]);
+
+	h->size = (uint16_t)(8 * 4 + t);
+	int e = pev_data_writer_emit(rec, h->size, r->w);
+
+	return e < 0 ? e : 1;
+}
 
 /* The kernel's order (NET_NS_INDEX .. CGROUP_NS_INDEX). */
 static const char *const ns_names[] = {

@@ -142,6 +142,8 @@ void script_print_bpf_output(struct obuf *o, const struct pev_raw *raw);
  * "dso[addr]" when no line is known (nothing without a DSO). */
 void script_print_srcline(struct script *s, const struct pev_addr_loc *al,
 			  const char *prefix);
+void script_print_frame_srcline(struct script *s, const struct pev_frame *fr,
+				const char *prefix);
 /* Prints "|line text" and a newline when the sample's source line changed
  * for this thread. */
 void script_print_srccode(struct script *s, uint32_t tid,

@@ -169,7 +169,7 @@ static void print_callchain(struct script *s, const struct pev_sample *smp,
 			print_sym(o, al, f);
 		}
 		if (f & F_SRCLINE)
-			script_print_srcline(s, al, "\n  ");
+			script_print_frame_srcline(s, &fr[i], "\n  ");
 		if (fr[i].inline_name)
 			so_mem(o, " (inlined)", 10);
 		so_char(o, '\n');

@@ -181,6 +181,39 @@ void script_print_srcline(struct script *s, const struct pev_addr_loc *al,
 	so_char(o, ']');
 }
 
+/* A frame of a call chain: an unwound frame with a symbol prints perf's
+ * srcline of a callchain entry (the call site for a function that another
+ * was inlined in, "??:0" where DWARF has no line); the others as a
+ * sample's ip. */
+void script_print_frame_srcline(struct script *s, const struct pev_frame *fr,
+				const char *prefix)
+{
+	struct obuf *o = &s->out;
+	const char *file;
+	unsigned line;
+
+	/* perf: "??:0" only for a symbol of a DSO file; the vDSO's frames
+	 * and unnamed ones print as a sample's ip. */
+	if (!fr->unwound || !fr->loc.dso || !fr->loc.sym ||
+	    pev_dso_name(fr->loc.dso)[0] == '[') {
+		script_print_srcline(s, &fr->loc, prefix);
+		return;
+	}
+	so_str(o, prefix);
+	if (fr->call_file) {
+		file = fr->call_file;
+		line = fr->call_line;
+	} else if (!lookup(s, &fr->loc, &file, &line) || (!file[0] && !line)) {
+		/* No row, or one without file and line (code before the
+		 * first row of a CU: _start in asm): addr2line's "??:?". */
+		so_str(o, "??:0");
+		return;
+	}
+	so_str(o, base_name(file));
+	so_char(o, ':');
+	so_u64(o, line, 0);
+}
+
 static struct srccode_state *thread_state(struct script *s, uint32_t tid)
 {
 	if (s->srccode_len * 2 >= s->srccode_cap) {

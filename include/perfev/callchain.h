@@ -36,6 +36,14 @@ struct pev_frame {
 	const char *inline_name;
 	/* Where it came from: the sampled callchain, or the unwinder. */
 	bool unwound;
+	/* Of the frames DWARF gives for one address (addr2line -i: the
+	 * inlined ones and the function holding them), each but the
+	 * innermost has the source position of the call inlined in it
+	 * (DW_AT_call_file as its line table names it, DW_AT_call_line),
+	 * which perf 6.1 prints as its srcline.  NULL for every other frame,
+	 * whose line is the address's. */
+	const char *call_file;
+	unsigned call_line;
 };
 
 struct pev_chain_opts {

@@ -48,6 +48,11 @@ struct inline_state {
 	struct inl_ent *tab;	/* open addressing, power of two */
 	size_t tab_size, tab_used;
 	char **names;		/* owned, in answer order */
+	/* Per name: where the function before it (inner) was inlined in
+	 * it (DW_AT_call_file, owned by the Dwarf, and DW_AT_call_line);
+	 * NULL for the innermost. */
+	const char **call_files;
+	unsigned *call_lines;
 	size_t nr_names, cap_names;
 };
 
@@ -115,7 +120,8 @@ static int tab_grow(struct inline_state *in)
 	return 0;
 }
 
-static int name_add(struct inline_state *in, const char *name)
+static int name_add(struct inline_state *in, const char *name, const char *call_file,
+		    unsigned call_line)
 {
 	if (in->nr_names == in->cap_names) {
 		size_t cap = in->cap_names ? in->cap_names * 2 : 256;
@@ -124,6 +130,16 @@ static int name_add(struct inline_state *in, const char *name)
 		if (!n)
 			return -ENOMEM;
 		in->names = n;
+		const char **cf = realloc(in->call_files, cap * sizeof(*cf));
+
+		if (!cf)
+			return -ENOMEM;
+		in->call_files = cf;
+		unsigned *cl = realloc(in->call_lines, cap * sizeof(*cl));
+
+		if (!cl)
+			return -ENOMEM;
+		in->call_lines = cl;
 		in->cap_names = cap;
 	}
 	char *d = pev_demangle(name);
@@ -132,8 +148,31 @@ static int name_add(struct inline_state *in, const char *name)
 		d = strdup(name);
 	if (!d)
 		return -ENOMEM;
+	in->call_files[in->nr_names] = call_file;
+	in->call_lines[in->nr_names] = call_line;
 	in->names[in->nr_names++] = d;
 	return 0;
+}
+
+/* Where an inlined instance was called from: the file (as its CU's line
+ * table names it) and line; NULL when DWARF does not say. */
+static const char *call_site(Dwarf_Die *die, unsigned *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word file, ln;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*line = 0;
+	if (dwarf_tag(die) != DW_TAG_inlined_subroutine ||
+	    dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &file) != 0 ||
+	    dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &ln) != 0 ||
+	    !dwarf_diecu(die, &cu, NULL, NULL) ||
+	    dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 || file >= nfiles)
+		return NULL;
+	*line = (unsigned)ln;
+	return dwarf_filesrc(files, file, NULL, NULL);
 }
 
 static const char *scope_name(Dwarf_Die *die)
@@ -172,7 +211,7 @@ static void last_alias(Dwarf_Die *die, uint64_t vaddr)
 static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 		  uint32_t *nr)
 {
-	Dwarf_Die cu, *scopes = NULL, *chain = NULL;
+	Dwarf_Die cu, *scopes = NULL, *chain = NULL, *inner = NULL;
 	int n, m = 0, r = 0;
 
 	*nr = 0;
@@ -196,9 +235,13 @@ static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		const char *name = scope_name(&chain[i]);
+		const char *name = scope_name(&chain[i]), *cfile = NULL;
+		unsigned cline = 0;
 
-		r = name_add(in, name ? name : "??");
+		if (inner)
+			cfile = call_site(inner, &cline);
+		inner = &chain[i];
+		r = name_add(in, name ? name : "??", cfile, cline);
 		if (r < 0)
 			break;
 		(*nr)++;
@@ -263,6 +306,8 @@ int pev__chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 		fr->loc = *loc;
 		fr->unwound = unwound;
 		fr->inline_name = strcmp(name, loc->sym->name) ? name : NULL;
+		fr->call_file = in->call_files[e->first + i];
+		fr->call_line = in->call_lines[e->first + i];
 	}
 	return 1;
 }
@@ -282,6 +327,8 @@ void pev__chain_inline_release(struct pev_chain *c)
 	for (size_t i = 0; i < in->nr_names; i++)
 		free(in->names[i]);
 	free(in->names);
+	free(in->call_files);
+	free(in->call_lines);
 	free(in->files);
 	free(in->tab);
 	free(in);
