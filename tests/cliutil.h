@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,6 +113,27 @@ static inline int t_sh(const char *fmt, ...)
 	int st = system(cmd);
 
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* Where two outputs first differ: *line (1-based) and *start, the offset
+ * of that line in both; false when they are the same. */
+static inline bool t_first_diff(const char *a, size_t la, const char *b,
+				size_t lb, size_t *line, size_t *start)
+{
+	size_t i = 0;
+
+	*line = 1;
+	*start = 0;
+	if (la == lb && !memcmp(a, b, la))
+		return false;
+	while (i < la && i < lb && a[i] == b[i]) {
+		if (a[i] == '\n') {
+			++*line;
+			*start = i + 1;
+		}
+		i++;
+	}
+	return true;
 }
 
 /* A whole file, NUL-terminated (malloc'ed; an empty string when it cannot

@@ -73,16 +73,9 @@ static void same_report(const char *what, const char *file, const char *opts)
 	cut_tip(a, &la);
 	cut_tip(b, &lb);
 	drop_garbage_inlined(b, &lb);
-	if (la != lb || memcmp(a, b, la)) {
-		size_t i = 0, line = 1, start = 0;
+	size_t line, start;
 
-		while (i < la && i < lb && a[i] == b[i]) {
-			if (a[i] == '\n') {
-				line++;
-				start = i + 1;
-			}
-			i++;
-		}
+	if (t_first_diff(a, la, b, lb, &line, &start)) {
 		T_FAIL("%s %s: output differs at line %zu:\n  perfev: %.160s\n  perf:   %.160s",
 		       what, opts, line, a + start, b + start);
 	} else {

@@ -55,16 +55,9 @@ static void same_output(const char *args, const char *needle)
 	CHECK_MSG(lb > 0, "%s: perf printed nothing", args);
 	if (needle)
 		CHECK_MSG(strstr(b, needle), "%s: perf's output lacks '%s'", args, needle);
-	if (la != lb || memcmp(a, b, la)) {
-		size_t i = 0, line = 1, start = 0;
+	size_t line, start;
 
-		while (i < la && i < lb && a[i] == b[i]) {
-			if (a[i] == '\n') {
-				line++;
-				start = i + 1;
-			}
-			i++;
-		}
+	if (t_first_diff(a, la, b, lb, &line, &start)) {
 		T_FAIL("%s: output differs at line %zu:\n  perfev: %.300s\n  perf:   %.300s",
 		       args, line, a + start, b + start);
 	}

@@ -37,16 +37,9 @@ static void same_output(const char *file, const char *args)
 	CHECK_MSG(ra == 0, "%s: perfev script exited %d", args, ra);
 	CHECK_MSG(rb == 0, "%s: perf script exited %d", args, rb);
 	CHECK_MSG(lb > 0, "%s: perf printed nothing", args);
-	if (la != lb || memcmp(a, b, la)) {
-		size_t i = 0, line = 1, start = 0;
+	size_t line, start;
 
-		while (i < la && i < lb && a[i] == b[i]) {
-			if (a[i] == '\n') {
-				line++;
-				start = i + 1;
-			}
-			i++;
-		}
+	if (t_first_diff(a, la, b, lb, &line, &start)) {
 		T_FAIL("%s: output differs at line %zu:\n  perfev: %.150s\n  perf:   %.150s",
 		       args, line, a + start, b + start);
 	} else {

@@ -31,16 +31,9 @@ static void same_header(const char *what, const char *input_args)
 	CHECK(ra == 0 && rb == 0);
 	CHECK_MSG(lb > 100 && b && !strncmp(b, "# ========\n# captured on", 24),
 		  "%s: perf printed no header", what);
-	if (la != lb || memcmp(a, b, la)) {
-		size_t i = 0, line = 1, start = 0;
+	size_t line, start;
 
-		while (i < la && i < lb && a[i] == b[i]) {
-			if (a[i] == '\n') {
-				line++;
-				start = i + 1;
-			}
-			i++;
-		}
+	if (t_first_diff(a, la, b, lb, &line, &start)) {
 		T_FAIL("%s: header differs at line %zu:\n  perfev: %.200s\n  perf:   %.200s", what,
 		       line, a ? a + start : "", b + start);
 	} else {

@@ -49,16 +49,9 @@ static char *same(const char *what, const char *data, const char *args)
 
 	CHECK_MSG(ra == 0, "%s: perfev script exited %d", what, ra);
 	CHECK_MSG(rb == 0 && lb > 0, "%s: perf script exited %d with %zu bytes", what, rb, lb);
-	if (la != lb || memcmp(a, b, la)) {
-		size_t i = 0, line = 1, start = 0;
+	size_t line, start;
 
-		while (i < la && i < lb && a[i] == b[i]) {
-			if (a[i] == '\n') {
-				line++;
-				start = i + 1;
-			}
-			i++;
-		}
+	if (t_first_diff(a, la, b, lb, &line, &start)) {
 		T_FAIL("%s (%s): output differs at line %zu:\n  perfev: %.200s\n  perf:   %.200s",
 		       what, args, line, a + start, b + start);
 	} else {
