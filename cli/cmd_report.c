@@ -108,8 +108,11 @@ static int setup_and_read(struct report *r)
 		r->use_callchain = has_cc;
 	if (!has_cc)
 		r->use_callchain = false;
-	r->cumulate = has_cc && r->children_flag;
-	if (r->inverted || (r->cumulate && !r->order_set))
+	/* perf decides children mode before it has read a pipe's attrs: a
+	 * pipe is reported without children, in the caller order chosen
+	 * for them */
+	r->cumulate = has_cc && r->children_flag && !pev_data_is_pipe(r->data);
+	if (r->inverted || (has_cc && r->children_flag && !r->order_set))
 		r->gorder = PEV_PROFILE_CALLER;
 	if (!r->sort)
 		report_parse_sort(r, "comm,dso,symbol");

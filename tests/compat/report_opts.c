@@ -1,0 +1,146 @@
+/* perfev report's --header, --header-only, --stats, -T/--threads and a
+ * bare -g (perf's optional argument: `-g`, `-g caller`, `-g -n`, -g last)
+ * against perf report --stdio 6.1 (the oracle), byte for byte, on files
+ * recorded by /usr/bin/perf at test time: python3 running a script with
+ * -g, perf's own threaded "bench sched messaging -t" recorded with -s
+ * (per-thread READ records, what -T prints), and a pipe-mode recording
+ * read from stdin.  perf ends with a random tip: that block is left out
+ * of the comparison. */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cliutil.h"
+
+#define PERF "/usr/bin/perf"
+
+static char dir[64];
+static char perfev[4096];
+
+/* Cuts the "#\n# (tip)\n#\n" block perf ends with (-T prints after it). */
+static void cut_tip(char *s, size_t *len)
+{
+	char *p = strstr(s, "#\n# (");
+	char *e = p ? strstr(p + 5, ")\n#\n") : NULL;
+
+	if (!p || !e || (p != s && p[-1] != '\n'))
+		return;
+	e += 4;
+	memmove(p, e, strlen(e) + 1);
+	*len -= (size_t)(e - p);
+}
+
+static void same_report(const char *what, const char *in, const char *opts)
+{
+	size_t la, lb;
+	char pa[128], pb[128];
+	int ra = t_sh("%s report %s %s > %s/a.txt 2> %s/a.err", perfev, in, opts, dir, dir);
+	int rb = t_sh("%s report --stdio %s %s > %s/b.txt 2> %s/b.err", PERF, in, opts, dir, dir);
+
+	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
+	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
+	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
+
+	CHECK_MSG(ra == 0, "%s %s: perfev report exited %d", what, opts, ra);
+	CHECK_MSG(rb == 0, "%s %s: perf report exited %d", what, opts, rb);
+	CHECK_MSG(lb > 0, "%s %s: perf printed nothing", what, opts);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return;
+	}
+	cut_tip(a, &la);
+	cut_tip(b, &lb);
+	if (la != lb || memcmp(a, b, la)) {
+		size_t i = 0, line = 1, start = 0;
+
+		while (i < la && i < lb && a[i] == b[i]) {
+			if (a[i] == '\n') {
+				line++;
+				start = i + 1;
+			}
+			i++;
+		}
+		T_FAIL("%s %s: output differs at line %zu:\n  perfev: %.160s\n  perf:   %.160s",
+		       what, opts, line, a + start, b + start);
+	} else {
+		printf("%s %s: %zu bytes identical\n", what, opts, la);
+	}
+	free(a);
+	free(b);
+}
+
+static const char *const modes[] = {
+	"--stats", "--header-only", "--header", "--header --no-children",
+	"--header --stats", "--header -q", "--header-only -q", "-T", "-T -q",
+	"-g", "-g caller", "-g callee", "-g -n", "-n -g", "--call-graph",
+	"-gcaller", "-g 0.5", "-g --no-children", "-g caller --no-children",
+	"-g folded", NULL,
+};
+
+static const char py_src[] =
+	"import json\ns = 0\nfor i in range(60000):\n"
+	"    s += len(json.dumps({'a': i, 'b': [i, str(i) * 3]}))\nprint(s)\n";
+
+int main(void)
+{
+	char path[256], file[256], in[300];
+
+	if (access(PERF, X_OK))
+		T_SKIP("%s is not installed", PERF);
+	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
+		T_SKIP("perf record cannot sample cpu-clock here");
+	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
+	strcpy(dir, "/tmp/perfev-ropts-XXXXXX");
+	if (!mkdtemp(dir))
+		T_FATAL("mkdtemp");
+
+	/* python3 with call chains (or a shell loop where there is none) */
+	snprintf(path, sizeof(path), "%s/w.py", dir);
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && fputs(py_src, f) >= 0);
+	fclose(f);
+	snprintf(file, sizeof(file), "%s/py-g.data", dir);
+	if (!t_sh("command -v python3 > /dev/null 2>&1"))
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- python3 %s > /dev/null 2>&1",
+				  PERF, file, path), 0);
+	else
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- sh -c "
+				  "'for i in $(seq 1 30000); do :; done' > /dev/null 2>&1",
+				  PERF, file), 0);
+	snprintf(in, sizeof(in), "-i %s", file);
+	for (const char *const *m = modes; *m; m++)
+		same_report("python3 -g", in, *m);
+	same_report("python3 -g", in, "--no-children -g");	/* -g last */
+
+	/* 20 threads with -s: a READ record per thread at its exit, summed
+	 * per thread by -T; no call chains */
+	snprintf(file, sizeof(file), "%s/thr-s.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -s -e cpu-clock -F 2000 -o %s -- %s bench sched messaging -t -g 2 -l 100 > /dev/null 2>&1",
+			  PERF, file, PERF), 0);
+	snprintf(in, sizeof(in), "-i %s", file);
+	same_report("threads -s", in, "-T");
+	same_report("threads -s", in, "-T -n --sort pid");
+	same_report("threads -s", in, "--stats");
+	same_report("threads -s", in, "--header");
+
+	/* pipe mode, from stdin: the header records are counted in --stats;
+	 * perf reports a pipe without children (it decides before reading
+	 * the attrs) but in the caller order children mode chose */
+	snprintf(file, sizeof(file), "%s/pipe.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -s -e cpu-clock -F 4000 -g -o - -- sh -c "
+			  "'for i in $(seq 1 20000); do :; done; seq 1 300000 > /dev/null' "
+			  "> %s 2> /dev/null", PERF, file), 0);
+	snprintf(in, sizeof(in), "-i - < %s", file);
+	same_report("pipe", in, "--stats");
+	same_report("pipe", in, "--header-only");
+	same_report("pipe", in, "--header");
+	same_report("pipe", in, "-T");
+	same_report("pipe", in, "-g caller");
+	same_report("pipe", in, "");
+	same_report("pipe", in, "-g callee -n");
+
+	t_sh("rm -rf %s", dir);
+	return t_done();
+}
