@@ -83,6 +83,7 @@ struct report {
 	struct pev_filter *filter;
 	struct pev_profile *prof;
 	int32_t *cpu_socket;
+	char *fields_keys;		/* -F: its sort keys */
 	FILE *out;
 	struct report_stats st;
 };
@@ -98,6 +99,9 @@ void report_print(struct report *r);
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 			uint64_t total);
 void report_json(struct report *r);
+/* report_fields.c */
+int report_parse_fields(struct report *r, bool cumulate);
+void report_fields_cols(struct report *r);
 /* report_stats.c */
 int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), void *arg);
 void report_print_stats(struct report *r);

@@ -1,5 +1,6 @@
 /* perfev report's --header, --header-only, --stats, -T/--threads and a
  * bare -g (perf's optional argument: `-g`, `-g caller`, `-g -n`, -g last)
+ * and the -F/--fields forms perfev takes
  * against perf report --stdio 6.1 (the oracle), byte for byte, on files
  * recorded by /usr/bin/perf at test time: python3 running a script with
  * -g, perf's own threaded "bench sched messaging -t" recorded with -s
@@ -75,7 +76,12 @@ static const char *const modes[] = {
 	"--header --stats", "--header -q", "--header-only -q", "-T", "-T -q",
 	"-g", "-g caller", "-g callee", "-g -n", "-n -g", "--call-graph",
 	"-gcaller", "-g 0.5", "-g --no-children", "-g caller --no-children",
-	"-g folded", NULL,
+	"-g folded", "-F overhead_children,overhead,sym",
+	"-F overhead_children,overhead,sample,period,dso,sym",
+	"-F overhead_children,overhead,comm,dso -g callee",
+	"-F overhead,sym --no-children", "-F overhead,sym,comm --no-children",
+	"-F overhead,overhead_sys,overhead_us,comm --no-children",
+	"-F overhead,comm,sym --no-children -g caller", NULL,
 };
 
 static const char py_src[] =
@@ -124,6 +130,13 @@ int main(void)
 	same_report("threads -s", in, "-T -n --sort pid");
 	same_report("threads -s", in, "--stats");
 	same_report("threads -s", in, "--header");
+	same_report("threads -s", in, "-F overhead,sample,comm");
+	same_report("threads -s", in, "-F overhead,period,pid");
+	same_report("threads -s", in, "-F overhead,dso,sym");
+	/* -F forms perfev does not lay out as perf yet are refused, exit 2 */
+	CHECK_EQ_INT(t_sh("%s report %s -F comm,overhead > /dev/null 2>&1", perfev, in), 2);
+	CHECK_EQ_INT(t_sh("%s report %s -F overhead_children,overhead,sym > /dev/null 2>&1",
+			  perfev, in), 2);
 
 	/* pipe mode, from stdin: the header records are counted in --stats;
 	 * perf reports a pipe without children (it decides before reading
