@@ -253,6 +253,10 @@ static int report_run(struct report *r)
 			  strerror(errno));
 		return EXIT_ERROR;
 	}
+	if (r->vmlinux && access(r->vmlinux, R_OK)) {
+		cli_error("cannot read the vmlinux file '%s': %s", r->vmlinux, strerror(errno));
+		return EXIT_ERROR;
+	}
 	if (!r->input)
 		r->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
 			   "-" : "perf.data";
@@ -272,7 +276,10 @@ static int report_run(struct report *r)
 	if (pev_data_recovered(r->data))
 		cli_warn("'%s' was cut short (%s); the report shows the samples before the cut",
 			 r->input, pev_data_recovered(r->data));
-	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = r->kallsyms };
+	if (r->symfs && !r->symfs[strspn(r->symfs, "/")])
+		r->symfs = NULL;	/* perf: --symfs / is the root, no symfs */
+	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = r->kallsyms,
+					    .symfs = r->symfs, .vmlinux = r->vmlinux };
 
 	r->dsos = pev_dso_cache_new(&dopts);
 	r->machine = r->dsos ? pev_machine_new(r->dsos) : NULL;
@@ -352,6 +359,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 'T', "threads", &r.threads, NULL, "per-thread counts of the file's READ records (perf record -s) after the report", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &r.quiet, NULL, "no header lines and no tip", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &r.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
+		{ OPT_STRING, 'k', "vmlinux", &r.vmlinux, "file", "kernel symbols from this vmlinux (ELF) only", NULL, 0 },
+		{ OPT_STRING, 0, "symfs", &r.symfs, "directory", "look for the programs, libraries and their debug files under this directory", NULL, 0 },
 		{ OPT_BOOL, 0, "no-pager", &r.no_pager, NULL, "do not page the output on a terminal", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &r.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },

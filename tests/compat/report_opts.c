@@ -1,6 +1,6 @@
 /* perfev report's --header, --header-only, --stats, -T/--threads and a
  * bare -g (perf's optional argument: `-g`, `-g caller`, `-g -n`, -g last)
- * and the -F/--fields forms perfev takes
+ * and the -F/--fields forms perfev takes, --symfs and --vmlinux
  * against perf report --stdio 6.1 (the oracle), byte for byte, on files
  * recorded by /usr/bin/perf at test time: python3 running a script with
  * -g, perf's own threaded "bench sched messaging -t" recorded with -s
@@ -153,6 +153,42 @@ int main(void)
 	same_report("pipe", in, "-g caller");
 	same_report("pipe", in, "");
 	same_report("pipe", in, "-g callee -n");
+
+	/* --symfs: a gcc -O1 -g program recorded with perf (no build-id
+	 * cache: an empty PERF_BUILDID_DIR, -N), then moved under a symfs
+	 * root: found there (kernel symbols then only with --kallsyms, as
+	 * in perf); --vmlinux with a file that is not an ELF image leaves
+	 * the kernel unresolved, as in perf; a missing one is an error */
+	if (!t_sh("command -v gcc > /dev/null 2>&1")) {
+		char bid[128];
+
+		snprintf(bid, sizeof(bid), "%s/bid", dir);
+		setenv("PERF_BUILDID_DIR", bid, 1);
+		CHECK_EQ_INT(t_sh("printf '%%s\\n' '#include <stdio.h>' 'static volatile long x;' "
+				  "'__attribute__((noinline)) void spin_a(long n) { for (long i = 0; i < n; i++) x += i; }' "
+				  "'__attribute__((noinline)) void spin_b(long n) { for (long i = 0; i < n; i++) x ^= i; }' "
+				  "'int main(void) { for (int k = 0; k < 30; k++) { spin_a(2000000); spin_b(1000000); } printf(\"%%ld\\n\", x); return 0; }' "
+				  "> %s/t.c && gcc -O1 -g -o %s/prog %s/t.c", dir, dir, dir), 0);
+		snprintf(file, sizeof(file), "%s/prog.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -N -q -e task-clock -o %s -- %s/prog > /dev/null 2>&1",
+				  PERF, file, dir), 0);
+		CHECK_EQ_INT(t_sh("mkdir -p %s/root%s && mv %s/prog %s/root%s/prog", dir, dir, dir, dir, dir), 0);
+		snprintf(in, sizeof(in), "-i %s", file);
+		char opt[300];
+
+		same_report("symfs", in, "");
+		snprintf(opt, sizeof(opt), "--symfs %s/root", dir);
+		same_report("symfs", in, opt);
+		snprintf(opt, sizeof(opt), "--symfs %s/root/ --no-children -n", dir);
+		same_report("symfs", in, opt);
+		snprintf(opt, sizeof(opt), "--symfs %s/root --kallsyms /proc/kallsyms", dir);
+		same_report("symfs", in, opt);
+		same_report("symfs", in, "--symfs /");
+		same_report("vmlinux", in, "--vmlinux /etc/passwd");
+		same_report("vmlinux", in, "--vmlinux /etc/passwd --kallsyms /proc/kallsyms");
+		CHECK_EQ_INT(t_sh("%s report %s --vmlinux %s/none > /dev/null 2>&1", perfev, in, dir), 1);
+		unsetenv("PERF_BUILDID_DIR");
+	}
 
 	t_sh("rm -rf %s", dir);
 	return t_done();
