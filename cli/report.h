@@ -44,6 +44,8 @@ struct report_stats {
 		uint64_t value[REPORT_MAX_COUNTERS];
 	} *threads;
 	size_t nthreads;
+	uint64_t *comp;			/* offsets + 1 of COMPRESSED records */
+	size_t ncomp, comp_cap;
 };
 
 struct report {

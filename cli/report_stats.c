@@ -55,6 +55,36 @@ static int add_read(struct report_stats *s, const struct pev_record *rec)
 	return 0;
 }
 
+/* perf counts a COMPRESSED record and the records in it: the reader
+ * hands out the latter, each with the offset of its COMPRESSED record;
+ * a set of those offsets counts the former. */
+static int count_compressed(struct report_stats *s, uint64_t off)
+{
+	if (2 * (s->ncomp + 1) > s->comp_cap) {
+		size_t cap = s->comp_cap ? 2 * s->comp_cap : 256;
+		uint64_t *n = calloc(cap, sizeof(*n)), *old = s->comp;
+
+		if (!n)
+			return -1;
+		s->comp = n;
+		s->comp_cap = cap;
+		s->ncomp = 0;
+		for (size_t i = 0; old && i < cap / 2; i++)
+			if (old[i])
+				count_compressed(s, old[i] - 1);
+		free(old);
+	}
+	size_t i = (size_t)((off * 0x9e3779b97f4a7c15ull) >> 20) & (s->comp_cap - 1);
+
+	while (s->comp[i] && s->comp[i] != off + 1)
+		i = (i + 1) & (s->comp_cap - 1);
+	if (!s->comp[i]) {
+		s->comp[i] = off + 1;
+		s->ncomp++;
+	}
+	return 0;
+}
+
 int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), void *arg)
 {
 	struct report_stats *s = &r->st;
@@ -80,6 +110,8 @@ int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), vo
 		if (rec->type == PERF_RECORD_SAMPLE && rec->attr_index >= 0 &&
 		    (size_t)rec->attr_index < s->nevents)
 			s->ev_samples[rec->attr_index]++;
+		if (ev.compressed && r->stats && count_compressed(s, ev.offset) < 0)
+			return -12;
 		if (ev.decode_error)
 			continue;
 		if (rec->type == PERF_RECORD_READ && r->threads && add_read(s, rec) < 0)
@@ -113,6 +145,8 @@ void report_print_stats(struct report *r)
 	struct report_stats *s = &r->st;
 	FILE *o = r->out;
 
+	s->nr[PEV_RECORD_COMPRESSED] += s->ncomp;
+	s->nr[0] += s->ncomp;
 	fputs("\nAggregated stats:\n", o);
 	print_counts(o, s->nr, s->nr[0]);
 	for (size_t i = 0; i < s->nevents; i++) {
@@ -172,4 +206,5 @@ void report_stats_free(struct report *r)
 {
 	free(r->st.ev_samples);
 	free(r->st.threads);
+	free(r->st.comp);
 }

@@ -154,6 +154,17 @@ int main(void)
 	same_report("pipe", in, "");
 	same_report("pipe", in, "-g callee -n");
 
+	/* perf record -z: --stats counts the COMPRESSED records too */
+	snprintf(file, sizeof(file), "%s/z.data", dir);
+	if (!t_sh("%s record -z -q -e cpu-clock -F 4000 -o %s -- sh -c "
+		  "'for i in $(seq 1 20000); do :; done' > /dev/null 2>&1", PERF, file)) {
+		snprintf(in, sizeof(in), "-i %s", file);
+		same_report("zstd", in, "--stats");
+		same_report("zstd", in, "--header");
+	} else {
+		printf("zstd part skipped: this perf cannot record -z\n");
+	}
+
 	/* --symfs: a gcc -O1 -g program recorded with perf (no build-id
 	 * cache: an empty PERF_BUILDID_DIR, -N), then moved under a symfs
 	 * root: found there (kernel symbols then only with --kallsyms, as
