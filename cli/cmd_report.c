@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "header.h"
 #include "options.h"
 #include "pager.h"
 #include "report.h"
@@ -18,7 +19,9 @@ static int opt_callgraph(const struct opt *o, const char *arg, void *ctx)
 {
 	(void)o;
 	((struct report *)ctx)->explicit_callgraph = true;
-	return report_parse_callgraph(ctx, arg) < 0 ? -1 : 0;
+	/* a bare -g is perf's default: graph,0.5,caller,function,percent */
+	return report_parse_callgraph(ctx, arg ? arg : "graph,0.5,caller,function,percent") < 0 ?
+	       -1 : 0;
 }
 
 static int opt_sort(const struct opt *o, const char *arg, void *ctx)
@@ -105,13 +108,19 @@ static int setup_and_read(struct report *r)
 		r->use_callchain = has_cc;
 	if (!has_cc)
 		r->use_callchain = false;
-	r->cumulate = has_cc && r->children_flag;
-	if (r->inverted || (r->cumulate && !r->order_set))
+	/* perf decides children mode before it has read a pipe's attrs: a
+	 * pipe is reported without children, in the caller order chosen
+	 * for them */
+	r->cumulate = has_cc && r->children_flag && !pev_data_is_pipe(r->data);
+	if (r->inverted || (has_cc && r->children_flag && !r->order_set))
 		r->gorder = PEV_PROFILE_CALLER;
+	if (r->fields && report_parse_fields(r, r->cumulate) < 0)
+		return EXIT_USAGE;
 	if (!r->sort)
 		report_parse_sort(r, "comm,dso,symbol");
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
 	report_setup_cols(r);
+	report_fields_cols(r);
 	report_setup_elide(r);
 
 	if (any_filter(&r->fopts)) {
@@ -182,7 +191,7 @@ static int setup_and_read(struct report *r)
 	struct stat st;
 
 	progress_init(&pr, "reading the samples", !stat(r->input, &st) ? (uint64_t)st.st_size : 0);
-	int rc = pev_profile_read(r->prof, r->data, on_progress, &pr);
+	int rc = report_read(r, on_progress, &pr);
 
 	progress_done(&pr);
 	if (rc == -ENOMEM) {
@@ -198,6 +207,24 @@ static int setup_and_read(struct report *r)
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
+	return EXIT_OK;
+}
+
+/* --header, --header-only: the file's header as perf report (and perf
+ * script --header) prints it */
+static int print_header(struct report *r)
+{
+	size_t len;
+	char *h = cli_header_text(r->data, r->input, &len);
+
+	if (!h) {
+		cli_error("out of memory");
+		return EXIT_ERROR;
+	}
+	if (r->header_only)
+		pager_start(!r->no_pager);
+	fwrite(h, 1, len, r->out);
+	free(h);
 	return EXIT_OK;
 }
 
@@ -219,9 +246,15 @@ static int report_run(struct report *r)
 		return EXIT_USAGE;
 	}
 	r->relative = r->percentage && !strcmp(r->percentage, "relative");
+	if (r->quiet)	/* perf -q drops the header, and --header-only is ignored */
+		r->header = r->header_only = false;
 	if (r->kallsyms && access(r->kallsyms, R_OK)) {
 		cli_error("cannot read the kallsyms file '%s': %s", r->kallsyms,
 			  strerror(errno));
+		return EXIT_ERROR;
+	}
+	if (r->vmlinux && access(r->vmlinux, R_OK)) {
+		cli_error("cannot read the vmlinux file '%s': %s", r->vmlinux, strerror(errno));
 		return EXIT_ERROR;
 	}
 	if (!r->input)
@@ -243,7 +276,10 @@ static int report_run(struct report *r)
 	if (pev_data_recovered(r->data))
 		cli_warn("'%s' was cut short (%s); the report shows the samples before the cut",
 			 r->input, pev_data_recovered(r->data));
-	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = r->kallsyms };
+	if (r->symfs && !r->symfs[strspn(r->symfs, "/")])
+		r->symfs = NULL;	/* perf: --symfs / is the root, no symfs */
+	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = r->kallsyms,
+					    .symfs = r->symfs, .vmlinux = r->vmlinux };
 
 	r->dsos = pev_dso_cache_new(&dopts);
 	r->machine = r->dsos ? pev_machine_new(r->dsos) : NULL;
@@ -252,15 +288,26 @@ static int report_run(struct report *r)
 		goto out;
 	}
 	set_build_ids(r);
+	r->out = stdout;
+	if (r->header_only) {
+		ret = print_header(r);
+		goto out;
+	}
 	ret = setup_and_read(r);
 	if (ret != EXIT_OK)
 		goto out;
 	pager_start(!r->no_pager && !r->json);
-	r->out = stdout;
-	if (r->json)
+	if (r->header && !r->json && print_header(r) != EXIT_OK)
+		goto out;
+	if (r->stats) {
+		report_print_stats(r);
+	} else if (r->json) {
 		report_json(r);
-	else
+	} else {
 		report_print(r);
+		if (r->threads)
+			report_print_threads(r);
+	}
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno != EPIPE)
 			cli_error("cannot write the output: %s", strerror(errno));
@@ -268,6 +315,8 @@ static int report_run(struct report *r)
 	}
 out:
 	pev_profile_free(r->prof);
+	report_stats_free(r);
+	free(r->fields_keys);
 	free(r->cpu_socket);
 	pev_chain_free(r->chain);
 	pev_filter_free(r->filter);
@@ -294,8 +343,9 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
 		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size (default comm,dso,symbol)", opt_sort, 0 },
+		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields: overhead columns in perf's order (overhead_children, overhead, overhead_sys, overhead_us, sample, period), then sort keys", NULL, 0 },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
-		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count", opt_callgraph, 0 },
+		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
 		{ OPT_BOOL, 'G', "inverted", &r.inverted, NULL, "caller-based call graphs", NULL, 0 },
 		{ OPT_CALLBACK, 0, "percent-limit", NULL, "percent", "hide entries (and graph branches) below this percentage", opt_percent_limit, 0 },
 		{ OPT_INT, 0, "max-stack", &r.max_stack, "n", "use at most n entries of each call chain (perf_event_max_stack)", NULL, 0 },
@@ -303,8 +353,14 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "show-total-period", &r.show_total_period, NULL, "a Period column", NULL, 0 },
 		{ OPT_BOOL, 0, "show-cpu-utilization", &r.show_cpu_util, NULL, "sys and usr columns", NULL, 0 },
 		{ OPT_STRING, 0, "percentage", &r.percentage, "relative|absolute", "percentages of filtered entries: of what the filters keep, or of everything (default)", NULL, 0 },
+		{ OPT_BOOL, 0, "header", &r.header, NULL, "print the file's header before the report", NULL, 0 },
+		{ OPT_BOOL, 0, "header-only", &r.header_only, NULL, "print only the file's header", NULL, 0 },
+		{ OPT_BOOL, 0, "stats", &r.stats, NULL, "only the number of records of each type (perf's Aggregated stats)", NULL, 0 },
+		{ OPT_BOOL, 'T', "threads", &r.threads, NULL, "per-thread counts of the file's READ records (perf record -s) after the report", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &r.quiet, NULL, "no header lines and no tip", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &r.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
+		{ OPT_STRING, 'k', "vmlinux", &r.vmlinux, "file", "kernel symbols from this vmlinux (ELF) only", NULL, 0 },
+		{ OPT_STRING, 0, "symfs", &r.symfs, "directory", "look for the programs, libraries and their debug files under this directory", NULL, 0 },
 		{ OPT_BOOL, 0, "no-pager", &r.no_pager, NULL, "do not page the output on a terminal", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &r.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },

@@ -159,6 +159,9 @@ static int parse_one(int argc, char **argv, int *i, const struct opt *opts,
 		if (takes_arg(o)) {
 			if (eq)
 				arg = eq + 1;
+			else if ((o->flags & OPT_OPTNEXT) &&
+				 (*i + 1 >= argc || argv[*i + 1][0] == '-'))
+				arg = NULL;
 			else if (o->flags & OPT_OPTARG)
 				arg = NULL;
 			else if (*i + 1 < argc)
@@ -197,6 +200,9 @@ static int parse_one(int argc, char **argv, int *i, const struct opt *opts,
 		const char *arg;
 		if (p[1])
 			arg = p + 1;
+		else if ((o->flags & OPT_OPTNEXT) &&
+			 (*i + 1 >= argc || argv[*i + 1][0] == '-'))
+			arg = NULL;
 		else if (o->flags & OPT_OPTARG)
 			arg = NULL;
 		else if (*i + 1 < argc)
@@ -280,7 +286,7 @@ void opt_usage(const struct opt *opts, const char *const *usage, bool to_stderr)
 			n += snprintf(left + n, sizeof(left) - (size_t)n, "--%s", o->long_name);
 		if (takes_arg(o) && n < (int)sizeof(left))
 			snprintf(left + n, sizeof(left) - (size_t)n,
-				 (o->flags & OPT_OPTARG) ? "[=<%s>]" : " <%s>", o->argh ? o->argh : "n");
+				 (o->flags & (OPT_OPTARG | OPT_OPTNEXT)) ? "[=<%s>]" : " <%s>", o->argh ? o->argh : "n");
 		if (strlen(left) > 28)
 			fprintf(f, "%s\n%30s%s\n", left, "", o->help ? o->help : "");
 		else

@@ -21,6 +21,8 @@ enum opt_type {
 #define OPT_NOARG  0x1	/* OPT_CALLBACK that takes no argument (arg is NULL) */
 #define OPT_OPTARG 0x2	/* argument optional; only as --name=value or -Xvalue */
 #define OPT_HIDDEN 0x4	/* not shown by -h */
+#define OPT_OPTNEXT 0x8	/* argument optional: also the next word when it does not start
+			 * with '-' (perf's `-g`, `-g caller`, `-g -n`) */
 
 struct opt {
 	enum opt_type type;

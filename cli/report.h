@@ -30,6 +30,23 @@ struct col {
 };
 
 #define MAX_COLS 32
+#define REPORT_MAX_COUNTERS 16
+
+/* --stats and -T (report_stats.c) */
+struct report_stats {
+	uint64_t nr[83];		/* records per type; [0] all */
+	uint64_t *ev_samples;		/* samples per event */
+	size_t nevents;
+	unsigned counter_ev[REPORT_MAX_COUNTERS];	/* -T columns: events */
+	size_t ncounters;
+	struct report_thread {
+		uint32_t pid, tid;
+		uint64_t value[REPORT_MAX_COUNTERS];
+	} *threads;
+	size_t nthreads;
+	uint64_t *comp;			/* offsets + 1 of COMPRESSED records */
+	size_t ncomp, comp_cap;
+};
 
 struct report {
 	/* options */
@@ -68,7 +85,9 @@ struct report {
 	struct pev_filter *filter;
 	struct pev_profile *prof;
 	int32_t *cpu_socket;
+	char *fields_keys;		/* -F: its sort keys */
 	FILE *out;
+	struct report_stats st;
 };
 
 /* report_sort.c */
@@ -82,5 +101,13 @@ void report_print(struct report *r);
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 			uint64_t total);
 void report_json(struct report *r);
+/* report_fields.c */
+int report_parse_fields(struct report *r, bool cumulate);
+void report_fields_cols(struct report *r);
+/* report_stats.c */
+int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), void *arg);
+void report_print_stats(struct report *r);
+void report_print_threads(struct report *r);
+void report_stats_free(struct report *r);
 
 #endif

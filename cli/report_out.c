@@ -299,7 +299,8 @@ void report_print(struct report *r)
 	FILE *o = r->out;
 
 	if (!r->quiet) {
-		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", o);
+		if (!r->header)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", o);
 		for (unsigned i = 0; i < r->ncols; i++)
 			if (r->cols[i].elided)
 				fprintf(o, "# %s: %s\n", r->cols[i].key == PEV_SORT_COMM ? "comm" :

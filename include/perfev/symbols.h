@@ -105,6 +105,12 @@ struct pev_dso_cache_opts {
 	const char *kallsyms;
 	/* Do not look for debug files (/usr/lib/debug, .gnu_debuglink). */
 	bool no_debug_files;
+	/* A directory the DSO files and their debug files are looked up
+	 * under (perf's --symfs); the build-id cache is not.  NULL: / */
+	const char *symfs;
+	/* The kernel's symbols from this ELF image only (perf's --vmlinux;
+	 * --kallsyms wins); its link addresses are used as they are. */
+	const char *vmlinux;
 };
 
 /* A new cache; opts may be NULL.  NULL and errno. */

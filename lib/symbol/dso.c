@@ -43,6 +43,8 @@ struct pev_dso_cache {
 	struct build_id_entry *build_ids;
 	char *buildid_dir;		/* NULL: off */
 	char *kallsyms;
+	char *symfs;			/* --symfs: a root for the files */
+	char *vmlinux;			/* --vmlinux: the kernel's ELF image */
 	bool no_debug_files;
 	struct pev_dso *kernel;
 	struct pev__debuginfod *debuginfod;	/* NULL: none asked */
@@ -76,6 +78,14 @@ pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, no_debug_files) +
 	    sizeof(opts->no_debug_files))
 		c->no_debug_files = opts->no_debug_files;
+	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, symfs) +
+	    sizeof(opts->symfs) && opts->symfs && *opts->symfs &&
+	    !(c->symfs = strdup(opts->symfs)))
+		goto nomem;
+	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, vmlinux) +
+	    sizeof(opts->vmlinux) && opts->vmlinux &&
+	    !(c->vmlinux = strdup(opts->vmlinux)))
+		goto nomem;
 	if (!dir && pev__buildid_dir(buf, sizeof(buf)) == 0)
 		dir = buf;
 	if (dir && *dir && !(c->buildid_dir = strdup(dir)))
@@ -84,6 +94,8 @@ pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 nomem:
 	if (c) {
 		free(c->kallsyms);
+		free(c->symfs);
+		free(c->vmlinux);
 		free(c);
 	}
 	errno = ENOMEM;
@@ -116,6 +128,8 @@ PEV_EXPORT void pev_dso_cache_free(struct pev_dso_cache *c)
 	pev__debuginfod_free(c->debuginfod);
 	free(c->buildid_dir);
 	free(c->kallsyms);
+	free(c->symfs);
+	free(c->vmlinux);
 	free(c);
 }
 
@@ -323,14 +337,24 @@ static bool debuginfod_file(struct pev_dso *d, bool executable, char *p, size_t 
 				    p, n) == 0;
 }
 
+/* p under --symfs (perf's __symbol__join_symfs): the file itself and the
+ * debug files are looked up there, the build-id cache is not. */
+static const char *fs(const struct pev_dso_cache *c, const char *p, char *buf, size_t n)
+{
+	if (!c->symfs)
+		return p;
+	snprintf(buf, n, "%s%s", c->symfs, p);
+	return buf;
+}
+
 static void load_user(struct pev_dso *d)
 {
 	struct pev_dso_cache *c = d->cache;
-	char p[4096], bidhex[41] = "";
-	const char *path = d->name;
+	char p[4096], bidhex[41] = "", fsb[4096 + 256], own[4096 + 256];
+	const char *path = d->name, *ownp = fs(c, path, own, sizeof(own));
 	bool own_ok = false;
 
-	if (pev__elf_info_read(path, NULL, 0, &d->info) == 0) {
+	if (pev__elf_info_read(ownp, NULL, 0, &d->info) == 0) {
 		d->info_loaded = true;
 		if (!d->bid_size && d->info.build_id_size) {
 			memcpy(d->bid, d->info.build_id, 20);
@@ -346,7 +370,7 @@ static void load_user(struct pev_dso *d)
 		hex(bidhex, d->bid, d->bid_size);
 	/* The PLT comes from the runtime binary, whatever file has the
 	 * symbols. */
-	const char *rt = own_ok ? path : NULL;
+	const char *rt = own_ok ? ownp : NULL;
 	/* perf's order: debuglink, build-id cache, /usr/lib/debug by path,
 	 * /usr/lib/debug/.build-id, the file itself. */
 	if (!c->no_debug_files && own_ok && d->info.debuglink[0]) {
@@ -354,35 +378,35 @@ static void load_user(struct pev_dso *d)
 		int dl = slash ? (int)(slash - path) : 0;
 
 		snprintf(p, sizeof(p), "%.*s/%s", dl, path, d->info.debuglink);
-		if (strcmp(p, path) && try_file(d, p, false, rt))
+		if (strcmp(p, path) && try_file(d, fs(c, p, fsb, sizeof(fsb)), false, rt))
 			return;
 		snprintf(p, sizeof(p), "%.*s/.debug/%s", dl, path, d->info.debuglink);
-		if (try_file(d, p, false, rt))
+		if (try_file(d, fs(c, p, fsb, sizeof(fsb)), false, rt))
 			return;
 		snprintf(p, sizeof(p), "/usr/lib/debug%.*s/%s", dl, path, d->info.debuglink);
-		if (try_file(d, p, false, rt))
+		if (try_file(d, fs(c, p, fsb, sizeof(fsb)), false, rt))
 			return;
 	}
 	if (try_cache(d, bidhex, false, rt))
 		return;
 	if (!c->no_debug_files) {
 		snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
-		if (try_file(d, p, false, rt))
+		if (try_file(d, fs(c, p, fsb, sizeof(fsb)), false, rt))
 			return;
 		snprintf(p, sizeof(p), "/usr/lib/debug%s", path);
-		if (try_file(d, p, false, rt))
+		if (try_file(d, fs(c, p, fsb, sizeof(fsb)), false, rt))
 			return;
 		if (bidhex[0]) {
 			snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug",
 				 bidhex, bidhex + 2);
-			if (try_file(d, p, false, rt))
+			if (try_file(d, fs(c, p, fsb, sizeof(fsb)), false, rt))
 				return;
 		}
 	}
 	/* Last of the debug files: a debuginfod server (DEBUGINFOD_URLS). */
 	if (debuginfod_file(d, false, p, sizeof(p)) && try_file(d, p, false, rt))
 		return;
-	if (own_ok && try_file(d, path, true, path))
+	if (own_ok && try_file(d, ownp, true, ownp))
 		return;
 	/* The recorded file is gone or was replaced: perf's build-id cache
 	 * keeps a copy of it. */
@@ -436,6 +460,20 @@ static void load_kernel(struct pev_dso *d)
 		d->owns_symtab = d->symtab != NULL;
 		return;
 	}
+	/* a vmlinux given is the only source, as in perf: a file that is not
+	 * an ELF image with symbols leaves the kernel unresolved */
+	if (c->vmlinux) {
+		struct pev_elf_info info;
+
+		if (pev__elf_info_read(c->vmlinux, NULL, 0, &info) == 0 && info.has_symtab)
+			d->symtab = pev__symtab_load_elf_plt(c->vmlinux, c->vmlinux);
+		if (d->symtab)
+			d->source = strdup(c->vmlinux);
+		d->owns_symtab = d->symtab != NULL;
+		return;
+	}
+	if (c->symfs)	/* perf takes no local kernel symbols under --symfs */
+		return;
 	n = pev_kernel_build_id(run, sizeof(run));
 	if (!d->bid_size || n <= 0 ||
 	    (n == d->bid_size && !memcmp(run, d->bid, (size_t)n))) {
