@@ -54,6 +54,9 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
 		case PEV_SORT_CGROUP_ID: l = 20; break;
 		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
+		case PEV_SORT_SRCFILE:
+			l = e->srcfile ? (int)strlen(e->srcfile) : 0;
+			break;
 		case PEV_SORT_SRCLINE:
 			l = e->srcline ? (int)strlen(e->srcline) : 0;
 			break;
@@ -103,7 +106,7 @@ static void print_headers(struct report *r)
 		if (!first)
 			fputs("  ", o);
 		first = false;
-		if (c->kind == C_KEY)
+		if (c->kind == C_KEY || c->kind == C_IPC_NULL)
 			fprintf(o, "%-*.*s", c->width, c->width, c->name);
 		else
 			fprintf(o, "%*s", c->width, c->name);
@@ -160,6 +163,21 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		break;
 	case PEV_SORT_SRCLINE:
 		n = snprintf(b, sz, "%-.*s", w, e->srcline ? e->srcline : "");
+		break;
+	case PEV_SORT_SRCFILE:
+		n = snprintf(b, sz, "%-.*s", w, e->srcfile ? e->srcfile : "");
+		break;
+	case PEV_SORT_SYM_SIZE:
+		if (f && f->sym)
+			n = snprintf(b, sz, "%*" PRIu64, w, e->sym_size);
+		else
+			n = snprintf(b, sz, "%*s", w, "unknown");
+		break;
+	case PEV_SORT_DSO_SIZE:
+		if (f && f->dso)
+			n = snprintf(b, sz, "%*" PRIu64, w, e->dso_size);
+		else
+			n = snprintf(b, sz, "%*s", w, "unknown");
 		break;
 	case PEV_SORT_TIME:
 		n = snprintf(b, sz, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
@@ -250,6 +268,9 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			break;
 		case C_KEY:
 			n = (int)key_cell(r, e, c, i == lastcol, line + len, room);
+			break;
+		case C_IPC_NULL:
+			n = snprintf(line + len, room, "%-*s", c->width, "-      -");
 			break;
 		}
 		if (n < 0)

@@ -118,6 +118,8 @@ struct pev_profile_entry {
 	const char *srcline, *srcfile;
 	int32_t cpu, socket;
 	uint64_t time, weight, cgroup, code_page_size;
+	/* symbol_size: the symbol's size; dso_size: the size of its map */
+	uint64_t sym_size, dso_size;
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */
 	uint64_t period_sys, period_us;		/* self, by cpumode */

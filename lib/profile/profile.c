@@ -67,6 +67,8 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.weight = k->weight;
 	e->e.cgroup = k->cgroup;
 	e->e.code_page_size = k->cps;
+	e->e.sym_size = k->sym_size;
+	e->e.dso_size = k->dso_size;
 	e->e.event = k->event;
 	e->e.filtered = k->filtered;
 	*idx = p->nents;
@@ -275,6 +277,7 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 
 		if (id < 0)
 			return id;
+		pev__pf_set_map_size(p, (uint32_t)id, &f->loc);
 		p->scratch[j - first] = (uint32_t)id;
 	}
 	return chain_get(p, p->scratch, (uint32_t)(n - first));
@@ -334,6 +337,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 				 loc.map_ip, pev__pf_level_of(cpumode, loc.kernel));
 		if (self < 0)
 			return (int)self;
+		pev__pf_set_map_size(p, (uint32_t)self, &loc);
 		if (p->opts.callchains && p->chain) {
 			chain = sample_chain(p, s);
 			if (chain < 0)
@@ -375,10 +379,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	const struct pf_frame *sf = (const struct pf_frame *)pev__pf_frame_at(p, (uint32_t)self);
 
 	/* perf's sym key compares DSOs only when a symbol was found */
-	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
-	    (p->key_on[PEV_SORT_SYM] && sf->csym))
+	if (p->key_on[PEV_SORT_DSO] || (p->key_on[PEV_SORT_SYM] && sf->csym))
 		k.dso = sf->cdso;
-	if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
+	pev__pf_size_keys(p, &k, sf);
+	if (p->key_on[PEV_SORT_SYM]) {
 		k.sym = sf->csym;
 		if (!loc.sym)
 			k.kip = loc.map_ip;
@@ -406,6 +410,14 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		if (!sl)
 			return -ENOMEM;
 		k.srcline = sl;
+	}
+	if (p->key_on[PEV_SORT_SRCFILE]) {
+		const char *sl = pev_profile_srcline(p, pev__pf_frame_at(p, (uint32_t)self),
+						     false);
+
+		k.srcfile = sl ? pev__pf_srcfile(p, sl) : NULL;
+		if (!k.srcfile)
+			return -ENOMEM;
 	}
 	uint32_t ei;
 

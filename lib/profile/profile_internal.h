@@ -35,6 +35,7 @@ struct pf_key {
 	const char *srcline, *srcfile;
 	const struct pev_profile_frame *parent;
 	uint64_t time, weight, cgroup, cps;
+	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	int32_t tid, cpu, socket;
 	uint32_t event;
 	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */
@@ -51,6 +52,7 @@ struct pf_frame {
 	const struct pev_symbol *csym;
 	uint64_t keyip;		/* the address it is keyed by, or 0 */
 	const char *srcl_raw;	/* pev__pf_chain_entry_srcline's answer */
+	uint64_t map_size;	/* size of the map it was first seen in */
 	uint64_t hash;
 };
 
@@ -180,6 +182,15 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
 /* profile_src.c */
 const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
+/* perf's srcfile of a srcline: the file before the ':', "" when unknown
+ * (interned; NULL: no memory). */
+const char *pev__pf_srcfile(struct pev_profile *p, const char *srcline);
+/* The symbol_size and dso_size keys of frame f into k (when in use). */
+void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
+		       const struct pf_frame *f);
+/* Records the size of the map frame id was found in (the first one). */
+void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
+			  const struct pev_addr_loc *loc);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

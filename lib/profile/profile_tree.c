@@ -242,10 +242,16 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 	case PEV_SORT_PID:
 		return a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
 	case PEV_SORT_DSO:
-	case PEV_SORT_DSO_SIZE:
 		return dso_cmp(a->key.dso, b->key.dso);
-	case PEV_SORT_SYM:
-	case PEV_SORT_SYM_SIZE: {
+	/* perf's sort__sym_size_cmp and sort__dso_size_cmp */
+	case PEV_SORT_SYM_SIZE:
+		return s64_sign(a->key.sym_size, b->key.sym_size);
+	case PEV_SORT_DSO_SIZE:
+		return s64_sign(a->key.dso_size, b->key.dso_size);
+	case PEV_SORT_SRCFILE:
+		return cmp_name(a->key.srcfile ? a->key.srcfile : "",
+				b->key.srcfile ? b->key.srcfile : "");
+	case PEV_SORT_SYM: {
 		const struct pev_symbol *sa = a->key.sym, *sb = b->key.sym;
 		int c;
 
@@ -525,12 +531,12 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 
 		if (f->level)
 			level = f->level;
-		if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
-		    (p->key_on[PEV_SORT_SYM] && f->sym))
+		if (p->key_on[PEV_SORT_DSO] || (p->key_on[PEV_SORT_SYM] && f->sym))
 			k.dso = ((const struct pf_frame *)f)->cdso;
 		else
 			k.dso = NULL;
-		if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
+		pev__pf_size_keys(p, &k, (const struct pf_frame *)f);
+		if (p->key_on[PEV_SORT_SYM]) {
 			k.sym = ((const struct pf_frame *)f)->csym;
 			k.inl = f->inline_name;
 			k.kip = f->sym ? 0 : f->ip;
@@ -538,6 +544,13 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 		if (p->key_on[PEV_SORT_SRCLINE]) {
 			k.srcline = pev__pf_chain_entry_srcline(p, f);
 			if (!k.srcline)
+				return -ENOMEM;
+		}
+		if (p->key_on[PEV_SORT_SRCFILE]) {
+			const char *sl = pev__pf_chain_entry_srcline(p, f);
+
+			k.srcfile = sl ? pev__pf_srcfile(p, sl) : NULL;
+			if (!k.srcfile)
 				return -ENOMEM;
 		}
 		for (uint32_t s = 0; s < nseen && !dup; s++)
