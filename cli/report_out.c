@@ -54,8 +54,8 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
 		case PEV_SORT_CGROUP_ID: l = 20; break;
 		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
-		case PEV_SORT_SRCFILE:
-			l = e->srcfile ? (int)strlen(e->srcfile) : 0;
+		case PEV_SORT_SRCFILE:	/* perf: the header's width, names cut */
+			l = 0;
 			break;
 		case PEV_SORT_SRCLINE:
 			l = e->srcline ? (int)strlen(e->srcline) : 0;
