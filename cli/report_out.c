@@ -16,6 +16,18 @@ static const char *entry_comm_now(struct report *r, const struct pev_profile_ent
 	return pev_profile_entry_thread_comm(r->prof, e);
 }
 
+/* perf's cgroup cell: "N/A" for no cgroup, "unknown" for an id no
+ * CGROUP record named. */
+static const char *cgroup_name(struct report *r, const struct pev_profile_entry *e)
+{
+	const char *n;
+
+	if (!e->cgroup)
+		return "N/A";
+	n = pev_profile_cgroup_name(r->prof, e->cgroup);
+	return n ? n : "unknown";
+}
+
 static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		     const char *header)
 {
@@ -53,6 +65,9 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_WEIGHT:
 		case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
 		case PEV_SORT_CGROUP_ID: l = 20; break;
+		case PEV_SORT_CGROUP:
+			l = e->cgroup ? (int)strlen(cgroup_name(r, e)) : 0;
+			break;
 		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
 		case PEV_SORT_SRCFILE:	/* perf: the header's width, names cut */
 			l = 0;
@@ -190,7 +205,10 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		n = snprintf(b, sz, "%-*" PRIu64, w, e->weight);
 		break;
 	case PEV_SORT_CGROUP_ID:
-		n = snprintf(b, sz, "%7d/0x%" PRIx64, 0, e->cgroup);
+		n = snprintf(b, sz, "%" PRIu64 "/0x%" PRIx64, e->cgroup_dev, e->cgroup_ino);
+		break;
+	case PEV_SORT_CGROUP:
+		n = snprintf(b, sz, "%s", cgroup_name(r, e));
 		break;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		if (e->code_page_size)

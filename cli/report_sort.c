@@ -37,12 +37,13 @@ static const struct key_name key_names[] = {
 	{ "weight", PEV_SORT_WEIGHT, C_KEY, "Weight" },
 	{ "local_weight", PEV_SORT_LOCAL_WEIGHT, C_KEY, "Local Weight" },
 	{ "cgroup_id", PEV_SORT_CGROUP_ID, C_KEY, "cgroup id (dev/inode)" },
+	{ "cgroup", PEV_SORT_CGROUP, C_KEY, "Cgroup" },
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"parent", "trace", "cgroup", "transaction", "ipc_null",
+	"parent", "trace", "transaction", "ipc_null",
 	"local_ins_lat", "ins_lat", "local_p_stage_cyc", "p_stage_cyc",
 	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
 	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
@@ -98,7 +99,7 @@ int report_parse_sort(struct report *r, const char *s)
 					cli_error("sort key '%.*s' is not supported by perfev report yet; "
 						  "use comm, pid, dso, sym, cpu, socket, srcline, srcfile, "
 						  "symbol_size, dso_size, time, weight, local_weight, "
-						  "cgroup_id, code_page_size", (int)len, p);
+						  "cgroup, cgroup_id, code_page_size", (int)len, p);
 				else
 					cli_error("unknown sort key '%.*s'; see 'perfev report -h' for the keys",
 						  (int)len, p);

@@ -66,6 +66,8 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.time = k->time;
 	e->e.weight = k->weight;
 	e->e.cgroup = k->cgroup;
+	e->e.cgroup_dev = k->cgroup_dev;
+	e->e.cgroup_ino = k->cgroup_ino;
 	e->e.code_page_size = k->cps;
 	e->e.sym_size = k->sym_size;
 	e->e.dso_size = k->dso_size;
@@ -399,8 +401,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	}
 	if (p->key_on[PEV_SORT_WEIGHT] || p->key_on[PEV_SORT_LOCAL_WEIGHT])
 		k.weight = s->weight & 0xffffffffu;
-	if (p->key_on[PEV_SORT_CGROUP_ID])
+	if (p->key_on[PEV_SORT_CGROUP])
 		k.cgroup = s->cgroup;
+	if (p->key_on[PEV_SORT_CGROUP_ID])
+		pev__pf_cgroup_ns(p, s->tid, &k.cgroup_dev, &k.cgroup_ino);
 	if (p->key_on[PEV_SORT_CODE_PAGE_SIZE])
 		k.cps = s->code_page_size;
 	if (p->key_on[PEV_SORT_SRCLINE]) {
@@ -492,6 +496,9 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 		return pev_machine_process(p->m, rec);
 	case PERF_RECORD_EXIT:
 		return pev_machine_process(p->m, rec);
+	case PERF_RECORD_CGROUP:
+	case PERF_RECORD_NAMESPACES:
+		return pev__pf_cgroup_record(p, rec);
 	default:
 		return 0;
 	}
@@ -585,6 +592,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	for (uint32_t i = 0; i < p->nfblocks; i++)
 		free(p->fblocks[i]);
 	free(p->fblocks);
+	pev__pf_cgroup_free(p);
 	for (uint32_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

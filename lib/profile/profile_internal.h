@@ -36,6 +36,7 @@ struct pf_key {
 	const struct pev_profile_frame *parent;
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
+	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
 	int32_t tid, cpu, socket;
 	uint32_t event;
 	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */
@@ -102,6 +103,11 @@ struct pev_profile {
 	const struct pev_decoder *dec;
 	struct pev_profile_opts opts;
 	unsigned nkeys;
+	/* cgroup names (CGROUP records) and thread cgroup namespaces */
+	struct { uint64_t id; char *name; } *cgroups;
+	uint32_t ncgroups, cgroup_cap;
+	struct { uint32_t tid; uint64_t dev, ino; } *thread_ns;
+	uint32_t nthread_ns, thread_ns_cap;
 	bool key_on[PEV_SORT_MAX];
 	bool frame_ip;		/* frames keep their ip (not merged per sym) */
 	bool finished;
@@ -185,6 +191,10 @@ const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_
 /* perf's srcfile of a srcline: the file before the ':', "" when unknown
  * (interned; NULL: no memory). */
 const char *pev__pf_srcfile(struct pev_profile *p, const char *srcline);
+int pev__pf_cgroup_record(struct pev_profile *p, const struct pev_record *rec);
+void pev__pf_cgroup_ns(const struct pev_profile *p, uint32_t tid, uint64_t *dev,
+		       uint64_t *ino);
+void pev__pf_cgroup_free(struct pev_profile *p);
 /* The symbol_size and dso_size keys of frame f into k (when in use). */
 void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
 		       const struct pf_frame *f);

@@ -280,8 +280,13 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 	case PEV_SORT_WEIGHT:
 	case PEV_SORT_LOCAL_WEIGHT:
 		return a->key.weight < b->key.weight ? -1 : a->key.weight > b->key.weight;
-	case PEV_SORT_CGROUP_ID:
+	case PEV_SORT_CGROUP:
 		return a->key.cgroup < b->key.cgroup ? -1 : a->key.cgroup > b->key.cgroup;
+	case PEV_SORT_CGROUP_ID:	/* perf: dev, then inode */
+		if (a->key.cgroup_dev != b->key.cgroup_dev)
+			return a->key.cgroup_dev < b->key.cgroup_dev ? -1 : 1;
+		return a->key.cgroup_ino < b->key.cgroup_ino ? -1 :
+		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
 	default:

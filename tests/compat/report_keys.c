@@ -3,7 +3,9 @@
  * against perf report --stdio 6.1, byte for byte, on files recorded by
  * /usr/bin/perf at test time: python3 running a script and a C++ program
  * built with g++ -O2 -g, and srcfile on a C program built with gcc -O1 -g
- * (no code inlined across files), with -g and without, children or not.
+ * (no code inlined across files), with -g and without, children or not;
+ * cgroup and cgroup_id on files recorded with and without --all-cgroups
+ * --namespaces.
  * perf's closing random tip is left out of the comparison. */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -124,6 +126,13 @@ static const char *const src_opts[] = {
 	NULL,
 };
 
+/* cgroup (the sample's cgroup, named by CGROUP records) and cgroup_id
+ * (the thread's cgroup namespace, from NAMESPACES records). */
+static const char *const cg_keys[] = {
+	"--sort cgroup_id", "--sort cgroup", "--sort cgroup,cgroup_id,sym",
+	"--sort sym,cgroup", NULL,
+};
+
 static const char wsrc_src[] =
 	"volatile long x;\n"
 	"__attribute__((noinline)) void small(void) { for (int i = 0; i < 1000; i++) x += i; }\n"
@@ -202,6 +211,16 @@ int main(void)
 				  PERF, file, dir), 0);
 		key_modes("gcc -O1 -g program", file, src_opts);
 		key_modes("gcc -O1 -g program", file, key_opts);
+		/* without cgroups or namespaces: "N/A" and 0/0x0 */
+		key_modes("gcc -O1 -g program", file, cg_keys);
+		snprintf(file, sizeof(file), "%s/wsrc-cg.data", dir);
+		if (!t_sh("%s record -q -e cpu-clock -F 4000 --all-cgroups --namespaces -o %s -- %s/wsrc > /dev/null 2>&1",
+			  PERF, file, dir))
+			key_modes("gcc -O1 -g program --all-cgroups --namespaces", file, cg_keys);
+		else if (access("/sys/fs/cgroup/cgroup.controllers", F_OK))
+			printf("cgroup part skipped: no cgroup v2 hierarchy at /sys/fs/cgroup\n");
+		else
+			T_FAIL("perf record --all-cgroups --namespaces failed");
 		/* (srcfile with -g in children mode: chain entries do not
 		 * all get perf's file yet) */
 	} else {
