@@ -64,6 +64,8 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_TIME: l = 12; break;
 		case PEV_SORT_WEIGHT:
 		case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
+		case PEV_SORT_INS_LAT:
+		case PEV_SORT_LOCAL_INS_LAT: l = 13; break;
 		case PEV_SORT_CGROUP_ID: l = 20; break;
 		case PEV_SORT_CGROUP:
 			l = e->cgroup ? (int)strlen(cgroup_name(r, e)) : 0;
@@ -207,6 +209,12 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 	case PEV_SORT_CGROUP_ID:
 		n = snprintf(b, sz, "%" PRIu64 "/0x%" PRIx64, e->cgroup_dev, e->cgroup_ino);
 		break;
+	case PEV_SORT_INS_LAT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->ins_lat * e->nr_samples);
+		break;
+	case PEV_SORT_LOCAL_INS_LAT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->ins_lat);
+		break;
 	case PEV_SORT_CGROUP:
 		n = snprintf(b, sz, "%s", cgroup_name(r, e));
 		break;
@@ -289,6 +297,9 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			break;
 		case C_IPC_NULL:
 			n = snprintf(line + len, room, "%-*s", c->width, "-      -");
+			break;
+		case C_DROPPED:
+			n = 0;
 			break;
 		}
 		if (n < 0)

@@ -38,13 +38,17 @@ static const struct key_name key_names[] = {
 	{ "local_weight", PEV_SORT_LOCAL_WEIGHT, C_KEY, "Local Weight" },
 	{ "cgroup_id", PEV_SORT_CGROUP_ID, C_KEY, "cgroup id (dev/inode)" },
 	{ "cgroup", PEV_SORT_CGROUP, C_KEY, "Cgroup" },
+	{ "ins_lat", PEV_SORT_INS_LAT, C_KEY, "INSTR Latency" },
+	{ "local_ins_lat", PEV_SORT_LOCAL_INS_LAT, C_KEY, "Local INSTR Latency" },
+	/* powerpc only: perf 6.1 on x86 drops them (arch_support_sort_key) */
+	{ "p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
+	{ "local_p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
 	"parent", "trace", "transaction", "ipc_null",
-	"local_ins_lat", "ins_lat", "local_p_stage_cyc", "p_stage_cyc",
 	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
 	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
 	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
@@ -156,7 +160,8 @@ void report_setup_cols(struct report *r)
 
 			if (k->kind == C_OVERHEAD && r->cumulate)
 				name = "Self";
-			add_col(r, k->kind, k->key, name);
+			if (k->kind != C_DROPPED)
+				add_col(r, k->kind, k->key, name);
 		}
 		s += len;
 		s += strspn(s, ", ");

@@ -50,6 +50,8 @@ enum pev_sort_key {
 	PEV_SORT_CODE_PAGE_SIZE,/* code_page_size */
 	PEV_SORT_PARENT,	/* parent */
 	PEV_SORT_CGROUP,	/* cgroup: the sample's cgroup (name) */
+	PEV_SORT_INS_LAT,	/* ins_lat (WEIGHT_STRUCT bits 32-47) */
+	PEV_SORT_LOCAL_INS_LAT,	/* local_ins_lat */
 	PEV_SORT_MAX
 };
 #define PEV_PROFILE_MAX_KEYS 16
@@ -123,6 +125,7 @@ struct pev_profile_entry {
 	uint64_t sym_size, dso_size;
 	/* cgroup_id: the thread's cgroup namespace (NAMESPACES records) */
 	uint64_t cgroup_dev, cgroup_ino;
+	uint64_t ins_lat;	/* ins_lat, local_ins_lat */
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */
 	uint64_t period_sys, period_us;		/* self, by cpumode */

@@ -67,6 +67,7 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.weight = k->weight;
 	e->e.cgroup = k->cgroup;
 	e->e.cgroup_dev = k->cgroup_dev;
+	e->e.ins_lat = k->ins_lat;
 	e->e.cgroup_ino = k->cgroup_ino;
 	e->e.code_page_size = k->cps;
 	e->e.sym_size = k->sym_size;
@@ -400,7 +401,12 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.time = q ? s->time / q * q : s->time;
 	}
 	if (p->key_on[PEV_SORT_WEIGHT] || p->key_on[PEV_SORT_LOCAL_WEIGHT])
-		k.weight = s->weight & 0xffffffffu;
+		k.weight = s->fields & PERF_SAMPLE_WEIGHT_STRUCT ?
+			   s->weight & 0xffffffffu : s->weight;
+	/* perf's ins_lat: the second part of a WEIGHT_STRUCT */
+	if ((p->key_on[PEV_SORT_INS_LAT] || p->key_on[PEV_SORT_LOCAL_INS_LAT]) &&
+	    (s->fields & PERF_SAMPLE_WEIGHT_STRUCT))
+		k.ins_lat = s->weight >> 32 & 0xffff;
 	if (p->key_on[PEV_SORT_CGROUP])
 		k.cgroup = s->cgroup;
 	if (p->key_on[PEV_SORT_CGROUP_ID])

@@ -37,6 +37,7 @@ struct pf_key {
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
+	uint64_t ins_lat;
 	int32_t tid, cpu, socket;
 	uint32_t event;
 	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */

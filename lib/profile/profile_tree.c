@@ -277,9 +277,16 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 				b->key.srcline ? b->key.srcline : "");
 	case PEV_SORT_TIME:
 		return a->key.time < b->key.time ? -1 : a->key.time > b->key.time;
+	/* perf's weight and ins_lat cmps are left - right (the others
+	 * right - left): larger first; the global ones times the samples */
 	case PEV_SORT_WEIGHT:
+		return s64_sign(b->key.weight * b->e.nr_samples, a->key.weight * a->e.nr_samples);
 	case PEV_SORT_LOCAL_WEIGHT:
-		return a->key.weight < b->key.weight ? -1 : a->key.weight > b->key.weight;
+		return s64_sign(b->key.weight, a->key.weight);
+	case PEV_SORT_INS_LAT:
+		return s64_sign(b->key.ins_lat * b->e.nr_samples, a->key.ins_lat * a->e.nr_samples);
+	case PEV_SORT_LOCAL_INS_LAT:
+		return s64_sign(b->key.ins_lat, a->key.ins_lat);
 	case PEV_SORT_CGROUP:
 		return a->key.cgroup < b->key.cgroup ? -1 : a->key.cgroup > b->key.cgroup;
 	case PEV_SORT_CGROUP_ID:	/* perf: dev, then inode */
