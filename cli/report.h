@@ -18,6 +18,8 @@ enum graph_value { V_PERCENT, V_PERIOD, V_COUNT };
 /* Columns: the hpp fields, then sort keys. */
 enum col_kind {
 	C_CHILDREN = 1, C_OVERHEAD, C_SYS, C_US, C_SAMPLES, C_PERIOD,
+	C_IPC_NULL,
+	C_DROPPED,		/* a key perf drops on this architecture */		/* perf's ipc_null, added to a sort naming "symbol" */
 	C_KEY,			/* a sort key: col.key */
 };
 

@@ -16,6 +16,18 @@ static const char *entry_comm_now(struct report *r, const struct pev_profile_ent
 	return pev_profile_entry_thread_comm(r->prof, e);
 }
 
+/* perf's cgroup cell: "N/A" for no cgroup, "unknown" for an id no
+ * CGROUP record named. */
+static const char *cgroup_name(struct report *r, const struct pev_profile_entry *e)
+{
+	const char *n;
+
+	if (!e->cgroup)
+		return "N/A";
+	n = pev_profile_cgroup_name(r->prof, e->cgroup);
+	return n ? n : "unknown";
+}
+
 static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		     const char *header)
 {
@@ -52,8 +64,16 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_TIME: l = 12; break;
 		case PEV_SORT_WEIGHT:
 		case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
+		case PEV_SORT_INS_LAT:
+		case PEV_SORT_LOCAL_INS_LAT: l = 13; break;
 		case PEV_SORT_CGROUP_ID: l = 20; break;
+		case PEV_SORT_CGROUP:
+			l = e->cgroup ? (int)strlen(cgroup_name(r, e)) : 0;
+			break;
 		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
+		case PEV_SORT_SRCFILE:	/* perf: the header's width, names cut */
+			l = 0;
+			break;
 		case PEV_SORT_SRCLINE:
 			l = e->srcline ? (int)strlen(e->srcline) : 0;
 			break;
@@ -103,7 +123,7 @@ static void print_headers(struct report *r)
 		if (!first)
 			fputs("  ", o);
 		first = false;
-		if (c->kind == C_KEY)
+		if (c->kind == C_KEY || c->kind == C_IPC_NULL)
 			fprintf(o, "%-*.*s", c->width, c->width, c->name);
 		else
 			fprintf(o, "%*s", c->width, c->name);
@@ -161,6 +181,21 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 	case PEV_SORT_SRCLINE:
 		n = snprintf(b, sz, "%-.*s", w, e->srcline ? e->srcline : "");
 		break;
+	case PEV_SORT_SRCFILE:
+		n = snprintf(b, sz, "%-.*s", w, e->srcfile ? e->srcfile : "");
+		break;
+	case PEV_SORT_SYM_SIZE:
+		if (f && f->sym)
+			n = snprintf(b, sz, "%*" PRIu64, w, e->sym_size);
+		else
+			n = snprintf(b, sz, "%*s", w, "unknown");
+		break;
+	case PEV_SORT_DSO_SIZE:
+		if (f && f->dso)
+			n = snprintf(b, sz, "%*" PRIu64, w, e->dso_size);
+		else
+			n = snprintf(b, sz, "%*s", w, "unknown");
+		break;
 	case PEV_SORT_TIME:
 		n = snprintf(b, sz, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
 			     e->time % 1000000000 / 1000);
@@ -172,7 +207,16 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		n = snprintf(b, sz, "%-*" PRIu64, w, e->weight);
 		break;
 	case PEV_SORT_CGROUP_ID:
-		n = snprintf(b, sz, "%7d/0x%" PRIx64, 0, e->cgroup);
+		n = snprintf(b, sz, "%" PRIu64 "/0x%" PRIx64, e->cgroup_dev, e->cgroup_ino);
+		break;
+	case PEV_SORT_INS_LAT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->ins_lat * e->nr_samples);
+		break;
+	case PEV_SORT_LOCAL_INS_LAT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->ins_lat);
+		break;
+	case PEV_SORT_CGROUP:
+		n = snprintf(b, sz, "%s", cgroup_name(r, e));
 		break;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		if (e->code_page_size)
@@ -250,6 +294,12 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			break;
 		case C_KEY:
 			n = (int)key_cell(r, e, c, i == lastcol, line + len, room);
+			break;
+		case C_IPC_NULL:
+			n = snprintf(line + len, room, "%-*s", c->width, "-      -");
+			break;
+		case C_DROPPED:
+			n = 0;
 			break;
 		}
 		if (n < 0)

@@ -30,17 +30,25 @@ static const struct key_name key_names[] = {
 	{ "cpu", PEV_SORT_CPU, C_KEY, "CPU" },
 	{ "socket", PEV_SORT_SOCKET, C_KEY, "Socket" },
 	{ "srcline", PEV_SORT_SRCLINE, C_KEY, "Source:Line" },
+	{ "srcfile", PEV_SORT_SRCFILE, C_KEY, "Source File" },
+	{ "symbol_size", PEV_SORT_SYM_SIZE, C_KEY, "Symbol size" },
+	{ "dso_size", PEV_SORT_DSO_SIZE, C_KEY, "DSO size" },
 	{ "time", PEV_SORT_TIME, C_KEY, "Time" },
 	{ "weight", PEV_SORT_WEIGHT, C_KEY, "Weight" },
 	{ "local_weight", PEV_SORT_LOCAL_WEIGHT, C_KEY, "Local Weight" },
 	{ "cgroup_id", PEV_SORT_CGROUP_ID, C_KEY, "cgroup id (dev/inode)" },
+	{ "cgroup", PEV_SORT_CGROUP, C_KEY, "Cgroup" },
+	{ "ins_lat", PEV_SORT_INS_LAT, C_KEY, "INSTR Latency" },
+	{ "local_ins_lat", PEV_SORT_LOCAL_INS_LAT, C_KEY, "Local INSTR Latency" },
+	/* powerpc only: perf 6.1 on x86 drops them (arch_support_sort_key) */
+	{ "p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
+	{ "local_p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"parent", "srcfile", "symbol_size", "dso_size", "trace", "cgroup", "transaction", "ipc_null",
-	"local_ins_lat", "ins_lat", "local_p_stage_cyc", "p_stage_cyc",
+	"parent", "trace", "transaction", "ipc_null",
 	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
 	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
 	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
@@ -93,8 +101,9 @@ int report_parse_sort(struct report *r, const char *s)
 						 !strncmp(known_unsupported[i], p, len);
 				if (known)
 					cli_error("sort key '%.*s' is not supported by perfev report yet; "
-						  "use comm, pid, dso, sym, cpu, socket, srcline, time, "
-						  "weight, local_weight, cgroup_id, code_page_size", (int)len, p);
+						  "use comm, pid, dso, sym, cpu, socket, srcline, srcfile, "
+						  "symbol_size, dso_size, time, weight, local_weight, "
+						  "cgroup, cgroup_id, code_page_size", (int)len, p);
 				else
 					cli_error("unknown sort key '%.*s'; see 'perfev report -h' for the keys",
 						  (int)len, p);
@@ -111,6 +120,16 @@ int report_parse_sort(struct report *r, const char *s)
 		}
 		p += len;
 		p += strspn(p, ", ");
+	}
+	/* perf 6.1's report appends "ipc_null" to a sort order naming
+	 * "symbol" (symbol_size too); that key compares symbols. */
+	if (strstr(s, "symbol")) {
+		bool dup = false;
+
+		for (unsigned i = 0; i < r->nkeys; i++)
+			dup |= r->keys[i] == PEV_SORT_SYM;
+		if (!dup && r->nkeys < PEV_PROFILE_MAX_KEYS - 1)
+			r->keys[r->nkeys++] = PEV_SORT_SYM;
 	}
 	return 0;
 }
@@ -141,11 +160,14 @@ void report_setup_cols(struct report *r)
 
 			if (k->kind == C_OVERHEAD && r->cumulate)
 				name = "Self";
-			add_col(r, k->kind, k->key, name);
+			if (k->kind != C_DROPPED)
+				add_col(r, k->kind, k->key, name);
 		}
 		s += len;
 		s += strspn(s, ", ");
 	}
+	if (r->sort && strstr(r->sort, "symbol"))
+		add_col(r, C_IPC_NULL, 0, "IPC   [IPC Coverage]");
 }
 
 /* perf's parse_callchain_report_opt: words in any order, the first number

@@ -49,6 +49,9 @@ enum pev_sort_key {
 	PEV_SORT_CGROUP_ID,	/* cgroup_id */
 	PEV_SORT_CODE_PAGE_SIZE,/* code_page_size */
 	PEV_SORT_PARENT,	/* parent */
+	PEV_SORT_CGROUP,	/* cgroup: the sample's cgroup (name) */
+	PEV_SORT_INS_LAT,	/* ins_lat (WEIGHT_STRUCT bits 32-47) */
+	PEV_SORT_LOCAL_INS_LAT,	/* local_ins_lat */
 	PEV_SORT_MAX
 };
 #define PEV_PROFILE_MAX_KEYS 16
@@ -118,6 +121,11 @@ struct pev_profile_entry {
 	const char *srcline, *srcfile;
 	int32_t cpu, socket;
 	uint64_t time, weight, cgroup, code_page_size;
+	/* symbol_size: the symbol's size; dso_size: the size of its map */
+	uint64_t sym_size, dso_size;
+	/* cgroup_id: the thread's cgroup namespace (NAMESPACES records) */
+	uint64_t cgroup_dev, cgroup_ino;
+	uint64_t ins_lat;	/* ins_lat, local_ins_lat */
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */
 	uint64_t period_sys, period_us;		/* self, by cpumode */
@@ -206,6 +214,9 @@ PEV_EXPORT const char *pev_profile_entry_thread_comm(const struct pev_profile *p
 						     const struct pev_profile_entry *e);
 /* The source line "file:line" of a frame (perf's srcline), interned;
  * "??:0" when unknown.  full: the file's path instead of its base name. */
+/* The path of cgroup id as a PERF_RECORD_CGROUP named it, or NULL. */
+PEV_EXPORT const char *pev_profile_cgroup_name(const struct pev_profile *p,
+					       uint64_t id);
 PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
 					   const struct pev_profile_frame *f,
 					   bool chain);

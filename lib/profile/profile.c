@@ -66,7 +66,12 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.time = k->time;
 	e->e.weight = k->weight;
 	e->e.cgroup = k->cgroup;
+	e->e.cgroup_dev = k->cgroup_dev;
+	e->e.ins_lat = k->ins_lat;
+	e->e.cgroup_ino = k->cgroup_ino;
 	e->e.code_page_size = k->cps;
+	e->e.sym_size = k->sym_size;
+	e->e.dso_size = k->dso_size;
 	e->e.event = k->event;
 	e->e.filtered = k->filtered;
 	*idx = p->nents;
@@ -275,6 +280,7 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 
 		if (id < 0)
 			return id;
+		pev__pf_set_map_size(p, (uint32_t)id, &f->loc);
 		p->scratch[j - first] = (uint32_t)id;
 	}
 	return chain_get(p, p->scratch, (uint32_t)(n - first));
@@ -334,6 +340,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 				 loc.map_ip, pev__pf_level_of(cpumode, loc.kernel));
 		if (self < 0)
 			return (int)self;
+		pev__pf_set_map_size(p, (uint32_t)self, &loc);
 		if (p->opts.callchains && p->chain) {
 			chain = sample_chain(p, s);
 			if (chain < 0)
@@ -375,10 +382,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	const struct pf_frame *sf = (const struct pf_frame *)pev__pf_frame_at(p, (uint32_t)self);
 
 	/* perf's sym key compares DSOs only when a symbol was found */
-	if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
-	    (p->key_on[PEV_SORT_SYM] && sf->csym))
+	if (p->key_on[PEV_SORT_DSO] || (p->key_on[PEV_SORT_SYM] && sf->csym))
 		k.dso = sf->cdso;
-	if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
+	pev__pf_size_keys(p, &k, sf);
+	if (p->key_on[PEV_SORT_SYM]) {
 		k.sym = sf->csym;
 		if (!loc.sym)
 			k.kip = loc.map_ip;
@@ -394,9 +401,16 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.time = q ? s->time / q * q : s->time;
 	}
 	if (p->key_on[PEV_SORT_WEIGHT] || p->key_on[PEV_SORT_LOCAL_WEIGHT])
-		k.weight = s->weight & 0xffffffffu;
-	if (p->key_on[PEV_SORT_CGROUP_ID])
+		k.weight = s->fields & PERF_SAMPLE_WEIGHT_STRUCT ?
+			   s->weight & 0xffffffffu : s->weight;
+	/* perf's ins_lat: the second part of a WEIGHT_STRUCT */
+	if ((p->key_on[PEV_SORT_INS_LAT] || p->key_on[PEV_SORT_LOCAL_INS_LAT]) &&
+	    (s->fields & PERF_SAMPLE_WEIGHT_STRUCT))
+		k.ins_lat = s->weight >> 32 & 0xffff;
+	if (p->key_on[PEV_SORT_CGROUP])
 		k.cgroup = s->cgroup;
+	if (p->key_on[PEV_SORT_CGROUP_ID])
+		pev__pf_cgroup_ns(p, s->tid, &k.cgroup_dev, &k.cgroup_ino);
 	if (p->key_on[PEV_SORT_CODE_PAGE_SIZE])
 		k.cps = s->code_page_size;
 	if (p->key_on[PEV_SORT_SRCLINE]) {
@@ -406,6 +420,14 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		if (!sl)
 			return -ENOMEM;
 		k.srcline = sl;
+	}
+	if (p->key_on[PEV_SORT_SRCFILE]) {
+		const char *sl = pev_profile_srcline(p, pev__pf_frame_at(p, (uint32_t)self),
+						     false);
+
+		k.srcfile = sl ? pev__pf_srcfile(p, sl) : NULL;
+		if (!k.srcfile)
+			return -ENOMEM;
 	}
 	uint32_t ei;
 
@@ -480,6 +502,9 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 		return pev_machine_process(p->m, rec);
 	case PERF_RECORD_EXIT:
 		return pev_machine_process(p->m, rec);
+	case PERF_RECORD_CGROUP:
+	case PERF_RECORD_NAMESPACES:
+		return pev__pf_cgroup_record(p, rec);
 	default:
 		return 0;
 	}
@@ -573,6 +598,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	for (uint32_t i = 0; i < p->nfblocks; i++)
 		free(p->fblocks[i]);
 	free(p->fblocks);
+	pev__pf_cgroup_free(p);
 	for (uint32_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

@@ -35,6 +35,9 @@ struct pf_key {
 	const char *srcline, *srcfile;
 	const struct pev_profile_frame *parent;
 	uint64_t time, weight, cgroup, cps;
+	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
+	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
+	uint64_t ins_lat;
 	int32_t tid, cpu, socket;
 	uint32_t event;
 	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */
@@ -51,6 +54,7 @@ struct pf_frame {
 	const struct pev_symbol *csym;
 	uint64_t keyip;		/* the address it is keyed by, or 0 */
 	const char *srcl_raw;	/* pev__pf_chain_entry_srcline's answer */
+	uint64_t map_size;	/* size of the map it was first seen in */
 	uint64_t hash;
 };
 
@@ -100,6 +104,11 @@ struct pev_profile {
 	const struct pev_decoder *dec;
 	struct pev_profile_opts opts;
 	unsigned nkeys;
+	/* cgroup names (CGROUP records) and thread cgroup namespaces */
+	struct { uint64_t id; char *name; } *cgroups;
+	uint32_t ncgroups, cgroup_cap;
+	struct { uint32_t tid; uint64_t dev, ino; } *thread_ns;
+	uint32_t nthread_ns, thread_ns_cap;
 	bool key_on[PEV_SORT_MAX];
 	bool frame_ip;		/* frames keep their ip (not merged per sym) */
 	bool finished;
@@ -180,6 +189,19 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
 /* profile_src.c */
 const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
+/* perf's srcfile of a srcline: the file before the ':', "" when unknown
+ * (interned; NULL: no memory). */
+const char *pev__pf_srcfile(struct pev_profile *p, const char *srcline);
+int pev__pf_cgroup_record(struct pev_profile *p, const struct pev_record *rec);
+void pev__pf_cgroup_ns(const struct pev_profile *p, uint32_t tid, uint64_t *dev,
+		       uint64_t *ino);
+void pev__pf_cgroup_free(struct pev_profile *p);
+/* The symbol_size and dso_size keys of frame f into k (when in use). */
+void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
+		       const struct pf_frame *f);
+/* Records the size of the map frame id was found in (the first one). */
+void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
+			  const struct pev_addr_loc *loc);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

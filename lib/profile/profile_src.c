@@ -140,3 +140,48 @@ const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_
 		pf->srcl_raw = srcline_at(p, f, true, true);
 	return pf->srcl_raw;
 }
+
+/* perf 6.1's get_srcfile(): the srcline up to its first ':', "" for
+ * "??:0" and for the "sym+OFF" / "dso[ADDR]" forms. */
+const char *pev__pf_srcfile(struct pev_profile *p, const char *srcline)
+{
+	const char *c = strchr(srcline, ':');
+
+	if (!strcmp(srcline, "??:0") || !c || c == srcline)
+		return pev__pf_intern_str(p, "", 0);
+	return pev__pf_intern_str(p, srcline, (size_t)(c - srcline));
+}
+
+void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
+		       const struct pf_frame *f)
+{
+	if (p->key_on[PEV_SORT_SYM_SIZE])
+		k->sym_size = f->f.sym ? f->f.sym->end - f->f.sym->start : 0;
+	if (p->key_on[PEV_SORT_DSO_SIZE])
+		k->dso_size = f->f.dso ? f->map_size : 0;
+}
+
+void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
+			  const struct pev_addr_loc *loc)
+{
+	struct pf_frame *f = (struct pf_frame *)pev__pf_frame_at(p, id);
+
+	if (f->map_size || !loc->dso)
+		return;
+	f->map_size = loc->map_end - loc->map_start;
+	/* perf ends the kernel's map with its last symbol (kallsyms: the
+	 * last one before the modules, a page past its page) */
+	if (!strcmp(pev_dso_name(loc->dso), "[kernel.kallsyms]")) {
+		const struct pev_symtab *st = pev_dso_symtab(loc->dso);
+		uint64_t end = 0;
+
+		for (size_t i = 0, n = st ? pev_symtab_count(st) : 0; i < n; i++) {
+			const struct pev_symbol *s = pev_symtab_symbol(st, i);
+
+			if (!s->module && s->end > end)
+				end = s->end;
+		}
+		if (end > loc->map_start)
+			f->map_size = end - loc->map_start;
+	}
+}

@@ -242,10 +242,16 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 	case PEV_SORT_PID:
 		return a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
 	case PEV_SORT_DSO:
-	case PEV_SORT_DSO_SIZE:
 		return dso_cmp(a->key.dso, b->key.dso);
-	case PEV_SORT_SYM:
-	case PEV_SORT_SYM_SIZE: {
+	/* perf's sort__sym_size_cmp and sort__dso_size_cmp */
+	case PEV_SORT_SYM_SIZE:
+		return s64_sign(a->key.sym_size, b->key.sym_size);
+	case PEV_SORT_DSO_SIZE:
+		return s64_sign(a->key.dso_size, b->key.dso_size);
+	case PEV_SORT_SRCFILE:
+		return cmp_name(a->key.srcfile ? a->key.srcfile : "",
+				b->key.srcfile ? b->key.srcfile : "");
+	case PEV_SORT_SYM: {
 		const struct pev_symbol *sa = a->key.sym, *sb = b->key.sym;
 		int c;
 
@@ -271,11 +277,23 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 				b->key.srcline ? b->key.srcline : "");
 	case PEV_SORT_TIME:
 		return a->key.time < b->key.time ? -1 : a->key.time > b->key.time;
+	/* perf's weight and ins_lat cmps are left - right (the others
+	 * right - left): larger first; the global ones times the samples */
 	case PEV_SORT_WEIGHT:
+		return s64_sign(b->key.weight * b->e.nr_samples, a->key.weight * a->e.nr_samples);
 	case PEV_SORT_LOCAL_WEIGHT:
-		return a->key.weight < b->key.weight ? -1 : a->key.weight > b->key.weight;
-	case PEV_SORT_CGROUP_ID:
+		return s64_sign(b->key.weight, a->key.weight);
+	case PEV_SORT_INS_LAT:
+		return s64_sign(b->key.ins_lat * b->e.nr_samples, a->key.ins_lat * a->e.nr_samples);
+	case PEV_SORT_LOCAL_INS_LAT:
+		return s64_sign(b->key.ins_lat, a->key.ins_lat);
+	case PEV_SORT_CGROUP:
 		return a->key.cgroup < b->key.cgroup ? -1 : a->key.cgroup > b->key.cgroup;
+	case PEV_SORT_CGROUP_ID:	/* perf: dev, then inode */
+		if (a->key.cgroup_dev != b->key.cgroup_dev)
+			return a->key.cgroup_dev < b->key.cgroup_dev ? -1 : 1;
+		return a->key.cgroup_ino < b->key.cgroup_ino ? -1 :
+		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
 	default:
@@ -525,12 +543,12 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 
 		if (f->level)
 			level = f->level;
-		if (p->key_on[PEV_SORT_DSO] || p->key_on[PEV_SORT_DSO_SIZE] ||
-		    (p->key_on[PEV_SORT_SYM] && f->sym))
+		if (p->key_on[PEV_SORT_DSO] || (p->key_on[PEV_SORT_SYM] && f->sym))
 			k.dso = ((const struct pf_frame *)f)->cdso;
 		else
 			k.dso = NULL;
-		if (p->key_on[PEV_SORT_SYM] || p->key_on[PEV_SORT_SYM_SIZE]) {
+		pev__pf_size_keys(p, &k, (const struct pf_frame *)f);
+		if (p->key_on[PEV_SORT_SYM]) {
 			k.sym = ((const struct pf_frame *)f)->csym;
 			k.inl = f->inline_name;
 			k.kip = f->sym ? 0 : f->ip;
@@ -538,6 +556,13 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 		if (p->key_on[PEV_SORT_SRCLINE]) {
 			k.srcline = pev__pf_chain_entry_srcline(p, f);
 			if (!k.srcline)
+				return -ENOMEM;
+		}
+		if (p->key_on[PEV_SORT_SRCFILE]) {
+			const char *sl = pev__pf_chain_entry_srcline(p, f);
+
+			k.srcfile = sl ? pev__pf_srcfile(p, sl) : NULL;
+			if (!k.srcfile)
 				return -ENOMEM;
 		}
 		for (uint32_t s = 0; s < nseen && !dup; s++)
