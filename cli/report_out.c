@@ -188,8 +188,10 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		n = 0;
 	if ((size_t)n >= sz)
 		n = (int)sz - 1;
-	/* perf's symbol cell: the name cut at the column width */
-	if (c->key == PEV_SORT_SYM && n > w)
+	/* perf's symbol cell: the name cut at the column width (an inlined
+	 * frame's " (inlined)" comes after the cut) */
+	if (c->key == PEV_SORT_SYM && n > w &&
+	    !(e->frame && e->frame->sym && e->frame->inline_name))
 		n = w;
 	/* pad to the column unless it is the last one (perf's
 	 * hist_entry__snprintf_alignment) */
