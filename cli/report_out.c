@@ -19,6 +19,7 @@ static const char *entry_comm_now(struct report *r, const struct pev_profile_ent
 static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		     const char *header)
 {
+	char jit[32];
 	int w = (int)strlen(header);
 	size_t n = pev_profile_nr_entries(r->prof, ev);
 
@@ -38,7 +39,7 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 			break;
 		case PEV_SORT_DSO:
 			if (f && f->dso)
-				l = (int)strlen(pev_profile_dso_short(f->dso));
+				l = (int)strlen(pev_profile_dso_shown(f->dso, jit, sizeof(jit)));
 			if (f && !f->sym && !r->fopts.dso && l < 16)
 				l = 16;
 			break;
@@ -126,6 +127,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		       const struct col *c, bool last, char *b, size_t sz)
 {
 	const struct pev_profile_frame *f = e->frame;
+	char jit[32];
 	int w = c->width;
 	int n = 0;
 
@@ -138,7 +140,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		break;
 	case PEV_SORT_DSO:
 		n = snprintf(b, sz, "%-*.*s", w, w,
-			     f && f->dso ? pev_profile_dso_short(f->dso) : "[unknown]");
+			     f && f->dso ? pev_profile_dso_shown(f->dso, jit, sizeof(jit)) : "[unknown]");
 		break;
 	case PEV_SORT_SYM: {
 		char lv = e->level ? e->level : '.';

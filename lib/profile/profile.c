@@ -10,6 +10,7 @@
  * insertion because perf's trees are canonical (they do not depend on the
  * order samples arrive in). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,20 @@ PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso)
 	const char *b = n && n[0] != '[' ? strrchr(n, '/') : NULL;
 
 	return b ? b + 1 : n;
+}
+
+PEV_EXPORT const char *pev_profile_dso_shown(const struct pev_dso *dso, char *b,
+					     size_t sz)
+{
+	const char *n = pev_profile_dso_short(dso);
+	int pid, end = 0;
+
+	if (n && sscanf(n, "perf-%d.map%n", &pid, &end) == 1 && end && !n[end] &&
+	    !strncmp(pev_dso_name(dso), "/tmp/", 5)) {
+		snprintf(b, sz, "[JIT] tid %d", pid);
+		return b;
+	}
+	return n;
 }
 
 static int scratch_room(struct pev_profile *p, size_t n)

@@ -250,7 +250,10 @@ static int dso_cmp(const struct pev_dso *a, const struct pev_dso *b)
 {
 	if (!a || !b)
 		return !a && !b ? 0 : !a ? 1 : -1;	/* no DSO last */
-	return cmp_name(pev_profile_dso_short(a), pev_profile_dso_short(b));
+	char ba[32], bb[32];
+
+	return cmp_name(pev_profile_dso_shown(a, ba, sizeof(ba)),
+			pev_profile_dso_shown(b, bb, sizeof(bb)));
 }
 
 static int s64_sign(uint64_t a, uint64_t b)

@@ -5,6 +5,7 @@
  * node and one children entry for "mix (inlined)" wherever it was inlined,
  * the " (inlined)" suffix printed past the symbol column's width): the
  * output must be the same byte for byte, children and --no-children.
+ * Also node --perf-basic-prof recorded with -g (JIT symbols).
  * perf ends with a random tip: the last three lines are left out. */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -107,6 +108,14 @@ static const char *const modes[] = {
 	"--sort sym", "-g flat", "--no-children -g fractal,0.5,callee", NULL,
 };
 
+static const char js_src[] =
+	"function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+	"let s = 0; for (let i = 0; i < 30; i++) s += fib(25); console.log(s);\n";
+
+static const char *const node_modes[] = {
+	"", "--no-children", "--sort dso", "--no-children --sort dso,sym", NULL,
+};
+
 int main(void)
 {
 	char path[256], file[256];
@@ -133,6 +142,22 @@ int main(void)
 			  PERF, file, dir), 0);
 	for (const char *const *m = modes; *m; m++)
 		same_report("C -O2 -fomit-frame-pointer, dwarf", file, *m);
+
+	/* node --perf-basic-prof with -g: JIT symbols from /tmp/perf-PID.map,
+	 * whose DSO perf shows (and sorts ties by) as "[JIT] tid PID". */
+	if (!t_sh("command -v node > /dev/null 2>&1")) {
+		snprintf(path, sizeof(path), "%s/n.js", dir);
+		f = fopen(path, "w");
+		CHECK(f && fputs(js_src, f) >= 0);
+		fclose(f);
+		snprintf(file, sizeof(file), "%s/node-g.data", dir);
+		CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -F 1000 -g -o %s -- node --perf-basic-prof %s > /dev/null 2>&1",
+				  dir, PERF, file, path), 0);
+		for (const char *const *m = node_modes; *m; m++)
+			same_report("node --perf-basic-prof -g", file, *m);
+	} else {
+		printf("node part skipped: no node in PATH\n");
+	}
 
 	t_sh("rm -rf %s", dir);
 	return t_done();
