@@ -323,7 +323,9 @@ static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
 
 		if (!sa || !sb)
 			return !sa && !sb ? 0 : !sa ? 1 : -1;
-		return cmp_name(sa->name, sb->name);
+		/* an inlined frame's symbol is named after the inlined function */
+		return cmp_name(a->key.inl ? a->key.inl : sa->name,
+				b->key.inl ? b->key.inl : sb->name);
 	}
 	return key_collapse(a, b, k);
 }

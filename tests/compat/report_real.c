@@ -105,7 +105,8 @@ static const char c_src[] =
 
 static const char *const modes[] = {
 	"", "--no-children", "--no-children --sort sym", "-g caller",
-	"--sort sym", "-g flat", "--no-children -g fractal,0.5,callee", NULL,
+	"--sort sym", "-g flat", "--no-children -g fractal,0.5,callee",
+	"--sort sym,comm -g none", NULL,
 };
 
 static const char js_src[] =
