@@ -31,6 +31,7 @@ static const char *cgroup_name(struct report *r, const struct pev_profile_entry 
 static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		     const char *header)
 {
+	char jit[32];
 	int w = (int)strlen(header);
 	size_t n = pev_profile_nr_entries(r->prof, ev);
 
@@ -50,7 +51,7 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 			break;
 		case PEV_SORT_DSO:
 			if (f && f->dso)
-				l = (int)strlen(pev_profile_dso_short(f->dso));
+				l = (int)strlen(pev_profile_dso_shown(f->dso, jit, sizeof(jit)));
 			if (f && !f->sym && !r->fopts.dso && l < 16)
 				l = 16;
 			break;
@@ -146,6 +147,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		       const struct col *c, bool last, char *b, size_t sz)
 {
 	const struct pev_profile_frame *f = e->frame;
+	char jit[32];
 	int w = c->width;
 	int n = 0;
 
@@ -158,7 +160,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		break;
 	case PEV_SORT_DSO:
 		n = snprintf(b, sz, "%-*.*s", w, w,
-			     f && f->dso ? pev_profile_dso_short(f->dso) : "[unknown]");
+			     f && f->dso ? pev_profile_dso_shown(f->dso, jit, sizeof(jit)) : "[unknown]");
 		break;
 	case PEV_SORT_SYM: {
 		char lv = e->level ? e->level : '.';
@@ -232,8 +234,10 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		n = 0;
 	if ((size_t)n >= sz)
 		n = (int)sz - 1;
-	/* perf's symbol cell: the name cut at the column width */
-	if (c->key == PEV_SORT_SYM && n > w)
+	/* perf's symbol cell: the name cut at the column width (an inlined
+	 * frame's " (inlined)" comes after the cut) */
+	if (c->key == PEV_SORT_SYM && n > w &&
+	    !(e->frame && e->frame->sym && e->frame->inline_name))
 		n = w;
 	/* pad to the column unless it is the last one (perf's
 	 * hist_entry__snprintf_alignment) */

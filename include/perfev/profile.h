@@ -209,6 +209,10 @@ PEV_EXPORT size_t pev_profile_node_children_chain(const struct pev_profile *p,
 /* perf's short name of a DSO: the base name of its path, or the
  * "[kernel.kallsyms]"-style name itself. */
 PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso);
+/* The name perf report shows and sorts by: the short name, except a JIT
+ * map /tmp/perf-PID.map, shown as "[JIT] tid PID" (written into b). */
+PEV_EXPORT const char *pev_profile_dso_shown(const struct pev_dso *dso, char *b,
+					     size_t sz);
 /* The thread's comm now (at the end of the stream), for column widths. */
 PEV_EXPORT const char *pev_profile_entry_thread_comm(const struct pev_profile *p,
 						     const struct pev_profile_entry *e);

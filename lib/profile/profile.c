@@ -10,6 +10,7 @@
  * insertion because perf's trees are canonical (they do not depend on the
  * order samples arrive in). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,20 @@ PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso)
 	return b ? b + 1 : n;
 }
 
+PEV_EXPORT const char *pev_profile_dso_shown(const struct pev_dso *dso, char *b,
+					     size_t sz)
+{
+	const char *n = pev_profile_dso_short(dso);
+	int pid, end = 0;
+
+	if (n && sscanf(n, "perf-%d.map%n", &pid, &end) == 1 && end && !n[end] &&
+	    !strncmp(pev_dso_name(dso), "/tmp/", 5)) {
+		snprintf(b, sz, "[JIT] tid %d", pid);
+		return b;
+	}
+	return n;
+}
+
 static int scratch_room(struct pev_profile *p, size_t n)
 {
 	if (n <= p->scratch_cap)
@@ -199,6 +214,29 @@ static void raw_clear(struct pev_profile *p)
 
 /* The cache slot of a sample (found: *hit; else a new one to fill), or
  * NULL when it cannot be cached (DWARF stack dumps, no memory). */
+/* A hash of a call chain in four independent lanes (a serial mix per
+ * entry waits on a multiply each time). */
+static uint64_t hash_ips(const uint64_t *ips, uint64_t nr)
+{
+	uint64_t a = 0x243f6a8885a308d3ULL, b = 0x13198a2e03707344ULL,
+		 c = 0xa4093822299f31d0ULL, d = 0x082efa98ec4e6c89ULL;
+	uint64_t i = 0;
+
+	for (; i + 4 <= nr; i += 4) {
+		a = (a ^ ips[i]) * 0x9e3779b97f4a7c15ULL;
+		b = (b ^ ips[i + 1]) * 0xc2b2ae3d27d4eb4fULL;
+		c = (c ^ ips[i + 2]) * 0x165667b19e3779f9ULL;
+		d = (d ^ ips[i + 3]) * 0xff51afd7ed558ccdULL;
+		a ^= a >> 29;
+		b ^= b >> 31;
+		c ^= c >> 27;
+		d ^= d >> 33;
+	}
+	for (; i < nr; i++)
+		a = pf_mix(a, ips[i]);
+	return pf_mix(pf_mix(a, b), pf_mix(c, d));
+}
+
 static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			      uint8_t cpumode, bool *hit)
 {
@@ -209,8 +247,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 	*hit = false;
 	if (s->stack_user.size || nr > 4096)
 		return NULL;
-	for (uint64_t i = 0; i < nr; i++)
-		h = pf_mix(h, cc->ips[i]);
+	h = pf_mix(h, hash_ips(cc->ips, nr));
 	uint32_t i = (uint32_t)h & p->rhash.mask;
 
 	for (; p->rhash.slot[i]; i = (i + 1) & p->rhash.mask) {

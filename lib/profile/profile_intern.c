@@ -170,7 +170,7 @@ int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 		struct pf_frame *f = pfr(p, k);
 
 		if (f->hash == h && f->f.dso == dso && f->f.sym == sym &&
-		    f->f.inline_name == inl && f->f.level == level &&
+		    f->raw_inl == inl && f->f.level == level &&
 		    f->keyip == keyip)
 			return k;
 	}
@@ -195,7 +195,11 @@ int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 		return -ENOMEM;
 	f->f.dso = dso;
 	f->f.sym = sym;
-	f->f.inline_name = inl;
+	/* perf compares inlined frames by name: one pointer per name */
+	f->raw_inl = inl;
+	f->f.inline_name = inl ? pev__pf_intern_str(p, inl, strlen(inl)) : NULL;
+	if (inl && !f->f.inline_name)
+		return -ENOMEM;
 	f->f.ip = ip;
 	f->f.addr = addr;
 	f->f.level = level;

@@ -53,6 +53,7 @@ struct pf_frame {
 	struct pev_dso *cdso;
 	const struct pev_symbol *csym;
 	uint64_t keyip;		/* the address it is keyed by, or 0 */
+	const char *raw_inl;	/* the resolver's inline name (f.inline_name: interned) */
 	const char *srcl_raw;	/* pev__pf_chain_entry_srcline's answer */
 	uint64_t map_size;	/* size of the map it was first seen in */
 	uint64_t hash;
@@ -93,6 +94,7 @@ struct pf_raw {
 struct pf_node {
 	struct pev_profile_node n;
 	uint32_t match;		/* frame match id */
+	uint32_t inl_child;	/* a child is an inlined frame */
 	uint64_t hash;
 };
 

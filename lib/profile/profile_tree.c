@@ -41,11 +41,36 @@ static int64_t node_new(struct pev_profile *p, uint32_t parent, uint32_t fid)
 
 		n->n.frame = &f->f;
 		n->match = f->match;
+		if (f->f.inline_name)
+			p->nodes[parent].inl_child = 1;
 		n->n.next_sibling = pn->first_child;
 		pn->first_child = i;
 		pn->nr_children++;
 	}
 	return i;
+}
+
+static const char *frame_name(const struct pev_profile_frame *f)
+{
+	return f->inline_name ? f->inline_name : f->sym->name;
+}
+
+/* perf's match_chain() compares symbols by name when either entry is an
+ * inlined frame (inlined frames of several callers are one entry, and an
+ * inlined X is the real X), by start address otherwise. */
+static uint32_t inline_match(const struct pev_profile *p, uint32_t cur,
+			     const struct pev_profile_frame *f)
+{
+	const char *name = frame_name(f);
+
+	for (uint32_t c = p->nodes[cur].n.first_child; c; c = p->nodes[c].n.next_sibling) {
+		const struct pev_profile_frame *cf = p->nodes[c].n.frame;
+
+		if (cf->sym && (f->inline_name || cf->inline_name) &&
+		    !strcmp(frame_name(cf), name))
+			return c;
+	}
+	return 0;
 }
 
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
@@ -73,6 +98,9 @@ int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *f
 				break;
 			}
 		}
+		if (!found && f->f.sym && p->opts.match == PEV_PROFILE_FUNCTION &&
+		    (f->f.inline_name || p->nodes[cur].inl_child))
+			found = inline_match(p, cur, &f->f);
 		if (!found) {
 			int64_t c = node_new(p, cur, fids[j]);
 
@@ -222,7 +250,10 @@ static int dso_cmp(const struct pev_dso *a, const struct pev_dso *b)
 {
 	if (!a || !b)
 		return !a && !b ? 0 : !a ? 1 : -1;	/* no DSO last */
-	return cmp_name(pev_profile_dso_short(a), pev_profile_dso_short(b));
+	char ba[32], bb[32];
+
+	return cmp_name(pev_profile_dso_shown(a, ba, sizeof(ba)),
+			pev_profile_dso_shown(b, bb, sizeof(bb)));
 }
 
 static int s64_sign(uint64_t a, uint64_t b)
@@ -310,7 +341,9 @@ static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
 
 		if (!sa || !sb)
 			return !sa && !sb ? 0 : !sa ? 1 : -1;
-		return cmp_name(sa->name, sb->name);
+		/* an inlined frame's symbol is named after the inlined function */
+		return cmp_name(a->key.inl ? a->key.inl : sa->name,
+				b->key.inl ? b->key.inl : sb->name);
 	}
 	return key_collapse(a, b, k);
 }

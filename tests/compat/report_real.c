@@ -1,0 +1,165 @@
+/* perfev report against perf report --stdio 6.1 on real programs
+ * recorded by /usr/bin/perf with --call-graph dwarf at test time: a C
+ * program built with gcc -O2 -g -fomit-frame-pointer whose hot loop is an
+ * inlined function.  perf compares inlined frames by name (one call-graph
+ * node and one children entry for "mix (inlined)" wherever it was inlined,
+ * the " (inlined)" suffix printed past the symbol column's width): the
+ * output must be the same byte for byte, children and --no-children.
+ * Also node --perf-basic-prof recorded with -g (JIT symbols).
+ * perf ends with a random tip: the last three lines are left out. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cliutil.h"
+
+#define PERF "/usr/bin/perf"
+
+static char dir[64];
+static char perfev[4096];
+
+/* Cuts the "#\n# (tip)\n#\n" block perf ends with. */
+static void cut_tip(char *s, size_t *len)
+{
+	size_t n = *len;
+	int lines = 0;
+
+	while (n && lines < 4) {
+		n--;
+		if (s[n] == '\n' && ++lines == 4) {
+			n++;
+			break;
+		}
+	}
+	if (lines == 4 && !strncmp(s + n, "#\n# (", 5)) {
+		*len = n;
+		s[n] = 0;
+	}
+}
+
+/* perf's "[...]" branch reads an uninitialized flag and sometimes
+ * prints "[...] (inlined)" (heap garbage): the intended text is kept. */
+static void drop_garbage_inlined(char *s, size_t *len)
+{
+	static const char bad[] = "[...] (inlined)\n";
+	char *p;
+
+	while ((p = strstr(s, bad))) {
+		memmove(p + 5, p + sizeof(bad) - 2, strlen(p + sizeof(bad) - 2) + 1);
+		*len -= sizeof(bad) - 7;
+	}
+}
+
+static void same_report(const char *what, const char *file, const char *opts)
+{
+	size_t la, lb;
+	char pa[128], pb[128];
+	int ra = t_sh("%s report -i %s %s > %s/a.txt 2> %s/a.err", perfev, file, opts, dir, dir);
+	int rb = t_sh("%s report --stdio -i %s %s > %s/b.txt 2> %s/b.err", PERF, file, opts, dir, dir);
+
+	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
+	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
+	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
+
+	CHECK_MSG(ra == 0, "%s %s: perfev report exited %d", what, opts, ra);
+	CHECK_MSG(rb == 0, "%s %s: perf report exited %d", what, opts, rb);
+	CHECK_MSG(lb > 0, "%s %s: perf printed nothing", what, opts);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return;
+	}
+	cut_tip(a, &la);
+	cut_tip(b, &lb);
+	drop_garbage_inlined(b, &lb);
+	if (la != lb || memcmp(a, b, la)) {
+		size_t i = 0, line = 1, start = 0;
+
+		while (i < la && i < lb && a[i] == b[i]) {
+			if (a[i] == '\n') {
+				line++;
+				start = i + 1;
+			}
+			i++;
+		}
+		T_FAIL("%s %s: output differs at line %zu:\n  perfev: %.160s\n  perf:   %.160s",
+		       what, opts, line, a + start, b + start);
+	} else {
+		printf("%s %s: %zu bytes identical\n", what, opts, la);
+	}
+	free(a);
+	free(b);
+}
+
+static const char c_src[] =
+	"#include <stdio.h>\n#include <stdlib.h>\n"
+	"static inline __attribute__((always_inline)) long mix(long x) {\n"
+	"  for (int i = 0; i < 50; i++) x = x * 6364136223846793005L + 1442695040888963407L;\n"
+	"  return x;\n}\n"
+	"__attribute__((noinline)) long work(long n) { long s = 0; for (long i = 0; i < n; i++) s += mix(i); return s; }\n"
+	"__attribute__((noinline)) long outer(long n) { return work(n) + work(n / 2); }\n"
+	"int main(int argc, char **argv) { long n = argc > 1 ? atol(argv[1]) : 2000000;\n"
+	"  printf(\"%ld\\n\", outer(n)); return 0; }\n";
+
+static const char *const modes[] = {
+	"", "--no-children", "--no-children --sort sym", "-g caller",
+	"--sort sym", "-g flat", "--no-children -g fractal,0.5,callee",
+	"--sort sym,comm -g none", NULL,
+};
+
+static const char js_src[] =
+	"function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+	"let s = 0; for (let i = 0; i < 30; i++) s += fib(25); console.log(s);\n";
+
+static const char *const node_modes[] = {
+	"", "--no-children", "--sort dso", "--no-children --sort dso,sym", NULL,
+};
+
+int main(void)
+{
+	char path[256], file[256];
+
+	if (access(PERF, X_OK))
+		T_SKIP("%s is not installed", PERF);
+	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
+		T_SKIP("perf record cannot sample cpu-clock here");
+	if (t_sh("command -v gcc > /dev/null 2>&1"))
+		T_SKIP("no gcc in PATH");
+	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
+	strcpy(dir, "/tmp/perfev-rreal-XXXXXX");
+	if (!mkdtemp(dir))
+		T_FATAL("mkdtemp");
+
+	snprintf(path, sizeof(path), "%s/t.c", dir);
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && fputs(c_src, f) >= 0);
+	fclose(f);
+	CHECK_EQ_INT(t_sh("gcc -O2 -g -fomit-frame-pointer -o %s/t %s", dir, path), 0);
+	snprintf(file, sizeof(file), "%s/c-dwarf.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 --call-graph dwarf -o %s -- %s/t 3000000 > /dev/null 2>&1",
+			  PERF, file, dir), 0);
+	for (const char *const *m = modes; *m; m++)
+		same_report("C -O2 -fomit-frame-pointer, dwarf", file, *m);
+
+	/* node --perf-basic-prof with -g: JIT symbols from /tmp/perf-PID.map,
+	 * whose DSO perf shows (and sorts ties by) as "[JIT] tid PID". */
+	if (!t_sh("command -v node > /dev/null 2>&1")) {
+		snprintf(path, sizeof(path), "%s/n.js", dir);
+		f = fopen(path, "w");
+		CHECK(f && fputs(js_src, f) >= 0);
+		fclose(f);
+		snprintf(file, sizeof(file), "%s/node-g.data", dir);
+		CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -F 1000 -g -o %s -- node --perf-basic-prof %s > /dev/null 2>&1",
+				  dir, PERF, file, path), 0);
+		for (const char *const *m = node_modes; *m; m++)
+			same_report("node --perf-basic-prof -g", file, *m);
+	} else {
+		printf("node part skipped: no node in PATH\n");
+	}
+
+	t_sh("rm -rf %s", dir);
+	return t_done();
+}
