@@ -298,7 +298,8 @@ static void print_flat(struct gctx *g, uint32_t root, uint64_t total, bool folde
 	size_t nv = 0, cap = 0;
 
 	collect(g, root, &v, &nv, &cap);
-	qsort(v, nv, sizeof(*v), leaf_cmp);
+	if (nv)
+		qsort(v, nv, sizeof(*v), leaf_cmp);
 	for (size_t i = 0; i < nv; i++) {
 		const struct pev_profile_node *x = N(g, v[i].node);
 		bool first = true;

@@ -274,7 +274,8 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 		p->raw_pool = np;
 		p->raw_cap2 = c;
 	}
-	memcpy(p->raw_pool + p->raw_len, cc->ips, nr * sizeof(uint64_t));
+	if (nr)
+		memcpy(p->raw_pool + p->raw_len, cc->ips, nr * sizeof(uint64_t));
 	struct pf_raw *r = &p->raws[p->nraws];
 
 	*r = (struct pf_raw){ .hash = h, .ip = s->ip, .off = p->raw_len, .pid = s->pid,

@@ -98,6 +98,14 @@ static void same_output_ex(const char *file, const char *fields, const char *nee
 	if (skip_exit) {
 		CHECK_EQ_INT(t_sh("cd %s && cp a0.txt k.txt && %s k.txt a0.txt > a.txt && %s k.txt b0.txt > b.txt",
 				  dir, drop_exit, drop_exit), 0);
+		/* A frame on the first byte of a PLT stub of the stripped
+		 * _json module: perf 6.1 sometimes prints it [unknown] where
+		 * it names the stub elsewhere (not understood yet; README,
+		 * known differences): such frames count as equal here.  PLT
+		 * names are compared for real by the breakpoint case below
+		 * and by compat/script_symbols_real. */
+		CHECK_EQ_INT(t_sh("cd %s && sed -E -i 's/ [^ ]+@plt\\+0x0 \\(/ [unknown] (/' a.txt b.txt",
+				  dir), 0);
 	} else {
 		CHECK_EQ_INT(t_sh("cd %s && mv a0.txt a.txt && mv b0.txt b.txt", dir), 0);
 	}
@@ -110,16 +118,9 @@ static void same_output_ex(const char *file, const char *fields, const char *nee
 		return;
 	CHECK_MSG(lb > 0 && strstr(b, needle), "%s: perf's output lacks '%s': %.300s",
 		  file, needle, b);
-	if (la != lb || memcmp(a, b, la)) {
-		size_t i = 0, start = 0, line = 1;
+	size_t line, start;
 
-		while (i < la && i < lb && a[i] == b[i]) {
-			if (a[i] == '\n') {
-				line++;
-				start = i + 1;
-			}
-			i++;
-		}
+	if (t_first_diff(a, la, b, lb, &line, &start)) {
 		T_FAIL("%s '%s': first difference on line %zu:\nperfev: %.300s\nperf:   %.300s",
 		       file, fields, line, a + start, b + start);
 	}
