@@ -255,7 +255,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 
 		if (r->hash == h && r->pid == s->pid && r->ip == s->ip &&
 		    r->cpumode == cpumode && r->nr == nr &&
-		    !memcmp(p->raw_pool + r->off, cc->ips, nr * sizeof(uint64_t))) {
+		    (!nr || !memcmp(p->raw_pool + r->off, cc->ips, nr * sizeof(uint64_t)))) {
 			*hit = true;
 			return r;
 		}
