@@ -193,7 +193,10 @@ int main(void)
 		fclose(f);
 		CHECK_EQ_INT(t_sh("g++ -O2 -g -o %s/wcc %s", dir, path), 0);
 		snprintf(file, sizeof(file), "%s/cxx-g.data", dir);
-		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- %s/wcc 150 > /dev/null 2>&1",
+		/* User space only: kernel chains (page faults, RCU) give
+		 * branches of equal period whose order perfev does not
+		 * always reproduce yet (README), and they vary by run. */
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock:u -F 4000 -g -o %s -- %s/wcc 150 > /dev/null 2>&1",
 				  PERF, file, dir), 0);
 		key_modes("g++ -O2 -g program -g", file, key_opts);
 	} else {
