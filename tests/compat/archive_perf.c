@@ -79,6 +79,9 @@ int main(void)
 	CHECK_MSG(strstr(pl, "/app/") && strstr(pl, ".build-id/"), "perf archive packed:\n%s", pl);
 	CHECK_MSG(!strcmp(pl, ql), "the archives differ:\n-- perfev:\n%s-- perf:\n%s", ql, pl);
 	CHECK_MSG(strstr(msg, "tar xvf a.data.tar.bz2 -C ~/.debug"), "message: %s", msg);
+	/* kallsyms is packed when samples hit the kernel: not every run of
+	 * a CPU loop has one, perf's archive tells. */
+	bool kernel = strstr(pl, "kallsyms") != NULL;
 	free(pl);
 	free(ql);
 	free(msg);
@@ -93,7 +96,8 @@ int main(void)
 			  "tar xf a.data.tar.bz2 -C h3/.debug && rm app", dir, dir, perfev), 0);
 	char *sl = slurp_rel("staged.list");
 
-	CHECK_MSG(strstr(sl, "/app/") && strstr(sl, "/elf") && strstr(sl, "kallsyms"), "staged archive:\n%s", sl);
+	CHECK_MSG(strstr(sl, "/app/") && strstr(sl, "/elf") && (!kernel || strstr(sl, "kallsyms")),
+		  "staged archive:\n%s", sl);
 	free(sl);
 	reads_back("archive built without a cache", "h3");
 	CHECK_EQ_INT(t_sh("cd %s && %s archive a.data b.data > /dev/null 2>&1", dir, perfev), 2);

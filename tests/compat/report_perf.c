@@ -12,45 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "testutil.h"
-#include "cliutil.h"
-
-#define PERF "/usr/bin/perf"
-
-static char dir[64];
-static char perfev[4096];
-
-/* Cuts the "#\n# (tip)\n#\n" block perf ends with. */
-static void cut_tip(char *s, size_t *len)
-{
-	size_t n = *len;
-	int lines = 0;
-
-	while (n && lines < 4) {
-		n--;
-		if (s[n] == '\n' && ++lines == 4) {
-			n++;
-			break;
-		}
-	}
-	if (lines == 4 && !strncmp(s + n, "#\n# (", 5)) {
-		*len = n;
-		s[n] = 0;
-	}
-}
-
-/* perf's "[...]" branch reads an uninitialized flag and sometimes
- * prints "[...] (inlined)" (heap garbage): the intended text is kept. */
-static void drop_garbage_inlined(char *s, size_t *len)
-{
-	static const char bad[] = "[...] (inlined)\n";
-	char *p;
-
-	while ((p = strstr(s, bad))) {
-		memmove(p + 5, p + sizeof(bad) - 2, strlen(p + sizeof(bad) - 2) + 1);
-		*len -= sizeof(bad) - 7;
-	}
-}
+#include "report_cmp.h"
 
 /* Entries of equal period whose symbol is an unresolved address come out
  * of perf's trees in an order perfev does not reproduce yet (README,
@@ -116,40 +78,9 @@ static void sort_addr_ties(char *s, size_t len)
 	free(copy);
 }
 
-static void same_report(const char *what, const char *file, const char *opts)
+static void same_report_ties(const char *what, const char *file, const char *opts)
 {
-	size_t la, lb;
-	char pa[128], pb[128];
-	int ra = t_sh("%s report -i %s %s > %s/a.txt 2> %s/a.err", perfev, file, opts, dir, dir);
-	int rb = t_sh("%s report --stdio -i %s %s > %s/b.txt 2> %s/b.err", PERF, file, opts, dir, dir);
-
-	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
-	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
-	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
-
-	CHECK_MSG(ra == 0, "%s %s: perfev report exited %d", what, opts, ra);
-	CHECK_MSG(rb == 0, "%s %s: perf report exited %d", what, opts, rb);
-	CHECK_MSG(lb > 0, "%s %s: perf printed nothing", what, opts);
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return;
-	}
-	cut_tip(a, &la);
-	cut_tip(b, &lb);
-	drop_garbage_inlined(b, &lb);
-	sort_addr_ties(a, la);
-	sort_addr_ties(b, lb);
-	size_t line, start;
-
-	if (t_first_diff(a, la, b, lb, &line, &start)) {
-		T_FAIL("%s %s: output differs at line %zu:\n  perfev: %.160s\n  perf:   %.160s",
-		       what, opts, line, a + start, b + start);
-	} else {
-		printf("%s %s: %zu bytes identical\n", what, opts, la);
-	}
-	free(a);
-	free(b);
+	same_report_norm(what, file, opts, sort_addr_ties);
 }
 
 static const char *const cg_modes[] = {
@@ -169,7 +100,7 @@ static const char *const flat_modes[] = {
 static void report_modes(const char *what, const char *file, bool cg)
 {
 	for (const char *const *m = cg ? cg_modes : flat_modes; *m; m++)
-		same_report(what, file, *m);
+		same_report_ties(what, file, *m);
 }
 
 static const char cxx_src[] =
@@ -275,12 +206,12 @@ int main(void)
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 8000 -g -o %s -- sh -c "
 				  "'for i in 1 2 3 4 5 6 7 8; do %s/ctree; done' > /dev/null 2>&1",
 				  PERF, file, dir), 0);
-		same_report("gcc -O2 -g program -g", file, "--sort srcline --no-children --dsos ctree");
+		same_report_ties("gcc -O2 -g program -g", file, "--sort srcline --no-children --dsos ctree");
 		/* (children mode with --sort srcline is left out: an entry
 		 * made of a garbage chain address is keyed otherwise than
 		 * perf keys it; README) */
-		same_report("gcc -O2 -g program -g", file, "-g address --dsos ctree");
-		same_report("gcc -O2 -g program -g", file, "--no-children -g address,callee --dsos ctree");
+		same_report_ties("gcc -O2 -g program -g", file, "-g address --dsos ctree");
+		same_report_ties("gcc -O2 -g program -g", file, "--no-children -g address,callee --dsos ctree");
 	}
 
 	/* Threads: perf's own bench, 20 threads talking over pipes. */
@@ -288,7 +219,7 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 -g -o %s -- %s bench sched messaging -t -g 2 -l 200 > /dev/null 2>&1",
 			  PERF, file, PERF), 0);
 	report_modes("threads -g", file, true);
-	same_report("threads -g", file, "--no-children --sort pid,sym");
+	same_report_ties("threads -g", file, "--no-children --sort pid,sym");
 
 	t_sh("rm -rf %s", dir);
 	return t_done();
