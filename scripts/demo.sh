@@ -47,5 +47,7 @@ if "$perfev" record -h >/dev/null 2>&1 && [ -x "$build/examples/deepstack" ]; th
   "$perfev" record -F 999 -g -o "$data" -- "$build/examples/deepstack"
   say "perfev script -i $data | head -n 24"
   "$perfev" script -i "$data" | head -n 24
+  say "perfev report -i $data --no-children -g none | head -n 20"
+  "$perfev" report -i "$data" --no-children -g none | head -n 20
   rm -f "$data" "$data.old"
 fi
