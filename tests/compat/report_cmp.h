@@ -6,6 +6,10 @@
 #ifndef PERFEV_TESTS_REPORT_CMP_H
 #define PERFEV_TESTS_REPORT_CMP_H
 
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "testutil.h"
 #include "cliutil.h"
 
@@ -14,23 +18,22 @@
 static char dir[64];
 static char perfev[4096];
 
-/* Cuts the "#\n# (tip)\n#\n" block perf ends with. */
+/* Cuts perf's random "#\n# (tip)\n#\n" block: the last one, at the end or
+ * before what -T prints after it. */
 static void cut_tip(char *s, size_t *len)
 {
-	size_t n = *len;
-	int lines = 0;
+	char *p = NULL, *e = NULL;
 
-	while (n && lines < 4) {
-		n--;
-		if (s[n] == '\n' && ++lines == 4) {
-			n++;
-			break;
-		}
-	}
-	if (lines == 4 && !strncmp(s + n, "#\n# (", 5)) {
-		*len = n;
-		s[n] = 0;
-	}
+	for (char *q = strstr(s, "#\n# ("); q; q = strstr(q + 1, "#\n# ("))
+		if (q == s || q[-1] == '\n')
+			p = q;
+	if (p)
+		e = strstr(p + 5, ")\n#\n");
+	if (!p || !e)
+		return;
+	e += 4;
+	memmove(p, e, strlen(e) + 1);
+	*len -= (size_t)(e - p);
 }
 
 /* perf's "[...]" branch reads an uninitialized flag and sometimes
@@ -46,13 +49,16 @@ static void drop_garbage_inlined(char *s, size_t *len)
 	}
 }
 
-static void same_report_norm(const char *what, const char *file, const char *opts,
-			     void (*norm)(char *s, size_t len))
+/* perfev report and perf report --stdio with the same input arguments
+ * `in` ("-i FILE", "-i - < FILE") and options, byte for byte; norm (may
+ * be NULL) is applied to both outputs first. */
+static void same_report_in(const char *what, const char *in, const char *opts,
+			   void (*norm)(char *s, size_t len))
 {
 	size_t la, lb;
 	char pa[128], pb[128];
-	int ra = t_sh("%s report -i %s %s > %s/a.txt 2> %s/a.err", perfev, file, opts, dir, dir);
-	int rb = t_sh("%s report --stdio -i %s %s > %s/b.txt 2> %s/b.err", PERF, file, opts, dir, dir);
+	int ra = t_sh("%s report %s %s > %s/a.txt 2> %s/a.err", perfev, in, opts, dir, dir);
+	int rb = t_sh("%s report --stdio %s %s > %s/b.txt 2> %s/b.err", PERF, in, opts, dir, dir);
 
 	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
 	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
@@ -85,8 +91,63 @@ static void same_report_norm(const char *what, const char *file, const char *opt
 	free(b);
 }
 
+static inline void same_report_norm(const char *what, const char *file, const char *opts,
+				    void (*norm)(char *s, size_t len))
+{
+	char in[300];
+
+	snprintf(in, sizeof(in), "-i %s", file);
+	same_report_in(what, in, opts, norm);
+}
+
 static inline void same_report(const char *what, const char *file, const char *opts)
 {
 	same_report_norm(what, file, opts, NULL);
 }
+
+static inline bool have(const char *prog)
+{
+	return !t_sh("command -v %s > /dev/null 2>&1", prog);
+}
+
+/* The start every report test shares: skip without a perf that can
+ * sample cpu-clock (when `sampling`), perfev from $PERFEV, a temp dir
+ * made from tmpl ("/tmp/perfev-NAME-XXXXXX"). */
+static void report_cmp_start(const char *tmpl, bool sampling)
+{
+	if (access(PERF, X_OK))
+		T_SKIP("%s is not installed", PERF);
+	if (sampling && t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
+		T_SKIP("perf record cannot sample cpu-clock here");
+	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
+	snprintf(dir, sizeof(dir), "%s", tmpl);
+	if (!mkdtemp(dir))
+		T_FATAL("mkdtemp");
+}
+
+/* text into DIR/name; its path into path. */
+static void report_cmp_write(char *path, size_t size, const char *name, const char *text)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && fputs(text, f) >= 0);
+	if (f)
+		fclose(f);
+}
+
+/* Programs nobody here wrote run these: python3 a JSON loop, a C++
+ * program built with g++ -O2 -g (std::map, std::string, operators). */
+static const char report_py_src[] =
+	"import json\ns = 0\nfor i in range(120000):\n"
+	"    s += len(json.dumps({'a': i, 'b': [i, str(i) * 3]}))\nprint(s)\n";
+
+static const char report_cxx_src[] =
+	"#include <map>\n#include <string>\n#include <vector>\n#include <cstdio>\n"
+	"static std::map<std::string, long> count(const std::vector<std::string> &w) {\n"
+	"  std::map<std::string, long> m;\n  for (auto &s : w) m[s] += (long)s.size();\n  return m;\n}\n"
+	"int main(int argc, char **argv) {\n  long n = argc > 1 ? atol(argv[1]) : 200;\n  long t = 0;\n"
+	"  for (long r = 0; r < n; r++) {\n    std::vector<std::string> w;\n"
+	"    for (long i = 0; i < 2000; i++) w.push_back(std::to_string(i * 7919 % 1013));\n"
+	"    t += (long)count(w).size();\n  }\n  printf(\"%ld\\n\", t);\n  return 0;\n}\n";
 #endif

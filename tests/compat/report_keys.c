@@ -14,19 +14,6 @@
 
 #include "report_cmp.h"
 
-static const char cxx_src[] =
-	"#include <map>\n#include <string>\n#include <vector>\n#include <cstdio>\n"
-	"static std::map<std::string, long> count(const std::vector<std::string> &w) {\n"
-	"  std::map<std::string, long> m;\n  for (auto &s : w) m[s] += (long)s.size();\n  return m;\n}\n"
-	"int main(int argc, char **argv) {\n  long n = argc > 1 ? atol(argv[1]) : 200;\n  long t = 0;\n"
-	"  for (long r = 0; r < n; r++) {\n    std::vector<std::string> w;\n"
-	"    for (long i = 0; i < 2000; i++) w.push_back(std::to_string(i * 7919 % 1013));\n"
-	"    t += (long)count(w).size();\n  }\n  printf(\"%ld\\n\", t);\n  return 0;\n}\n";
-
-static const char py_src[] =
-	"import json\ns = 0\nfor i in range(120000):\n"
-	"    s += len(json.dumps({'a': i, 'b': [i, str(i) * 3]}))\nprint(s)\n";
-
 static const char *const key_opts[] = {
 	"--sort symbol_size", "--sort dso_size",
 	"--sort symbol", "--sort dso_size,sym", "--sort sym,symbol_size",
@@ -71,30 +58,14 @@ static void key_modes(const char *what, const char *file, const char *const *opt
 	}
 }
 
-static bool have(const char *prog)
-{
-	return !t_sh("command -v %s > /dev/null 2>&1", prog);
-}
-
 int main(void)
 {
 	char path[256], file[256];
 
-	if (access(PERF, X_OK))
-		T_SKIP("%s is not installed", PERF);
-	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
-		T_SKIP("perf record cannot sample cpu-clock here");
-	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
-	strcpy(dir, "/tmp/perfev-rkeys-XXXXXX");
-	if (!mkdtemp(dir))
-		T_FATAL("mkdtemp");
+	report_cmp_start("/tmp/perfev-rkeys-XXXXXX", true);
 
 	if (have("python3")) {
-		snprintf(path, sizeof(path), "%s/w.py", dir);
-		FILE *f = fopen(path, "w");
-
-		CHECK(f && fputs(py_src, f) >= 0);
-		fclose(f);
+		report_cmp_write(path, sizeof(path), "w.py", report_py_src);
 		snprintf(file, sizeof(file), "%s/py.data", dir);
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -o %s -- python3 %s > /dev/null 2>&1",
 				  PERF, file, path), 0);
@@ -107,11 +78,7 @@ int main(void)
 		printf("python3 part skipped: no python3 in PATH\n");
 	}
 	if (have("g++")) {
-		snprintf(path, sizeof(path), "%s/w.cc", dir);
-		FILE *f = fopen(path, "w");
-
-		CHECK(f && fputs(cxx_src, f) >= 0);
-		fclose(f);
+		report_cmp_write(path, sizeof(path), "w.cc", report_cxx_src);
 		CHECK_EQ_INT(t_sh("g++ -O2 -g -o %s/wcc %s", dir, path), 0);
 		snprintf(file, sizeof(file), "%s/cxx-g.data", dir);
 		/* User space only: kernel chains (page faults, RCU) give
@@ -124,11 +91,7 @@ int main(void)
 		printf("g++ part skipped: no g++ in PATH\n");
 	}
 	if (have("gcc")) {
-		snprintf(path, sizeof(path), "%s/wsrc.c", dir);
-		FILE *f = fopen(path, "w");
-
-		CHECK(f && fputs(wsrc_src, f) >= 0);
-		fclose(f);
+		report_cmp_write(path, sizeof(path), "wsrc.c", wsrc_src);
 		CHECK_EQ_INT(t_sh("gcc -O1 -g -o %s/wsrc %s", dir, path), 0);
 		snprintf(file, sizeof(file), "%s/wsrc.data", dir);
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -o %s -- %s/wsrc > /dev/null 2>&1",

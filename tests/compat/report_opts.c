@@ -10,66 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "testutil.h"
-#include "cliutil.h"
-
-#define PERF "/usr/bin/perf"
-
-static char dir[64];
-static char perfev[4096];
-
-/* Cuts the "#\n# (tip)\n#\n" block perf ends with (-T prints after it). */
-static void cut_tip(char *s, size_t *len)
-{
-	char *p = strstr(s, "#\n# (");
-	char *e = p ? strstr(p + 5, ")\n#\n") : NULL;
-
-	if (!p || !e || (p != s && p[-1] != '\n'))
-		return;
-	e += 4;
-	memmove(p, e, strlen(e) + 1);
-	*len -= (size_t)(e - p);
-}
-
-static void same_report(const char *what, const char *in, const char *opts)
-{
-	size_t la, lb;
-	char pa[128], pb[128];
-	int ra = t_sh("%s report %s %s > %s/a.txt 2> %s/a.err", perfev, in, opts, dir, dir);
-	int rb = t_sh("%s report --stdio %s %s > %s/b.txt 2> %s/b.err", PERF, in, opts, dir, dir);
-
-	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
-	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
-	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
-
-	CHECK_MSG(ra == 0, "%s %s: perfev report exited %d", what, opts, ra);
-	CHECK_MSG(rb == 0, "%s %s: perf report exited %d", what, opts, rb);
-	CHECK_MSG(lb > 0, "%s %s: perf printed nothing", what, opts);
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return;
-	}
-	cut_tip(a, &la);
-	cut_tip(b, &lb);
-	if (la != lb || memcmp(a, b, la)) {
-		size_t i = 0, line = 1, start = 0;
-
-		while (i < la && i < lb && a[i] == b[i]) {
-			if (a[i] == '\n') {
-				line++;
-				start = i + 1;
-			}
-			i++;
-		}
-		T_FAIL("%s %s: output differs at line %zu:\n  perfev: %.160s\n  perf:   %.160s",
-		       what, opts, line, a + start, b + start);
-	} else {
-		printf("%s %s: %zu bytes identical\n", what, opts, la);
-	}
-	free(a);
-	free(b);
-}
+#include "report_cmp.h"
 
 static const char *const modes[] = {
 	"--stats", "--header-only", "--header", "--header --no-children",
@@ -92,21 +33,10 @@ int main(void)
 {
 	char path[256], file[256], in[300];
 
-	if (access(PERF, X_OK))
-		T_SKIP("%s is not installed", PERF);
-	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
-		T_SKIP("perf record cannot sample cpu-clock here");
-	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
-	strcpy(dir, "/tmp/perfev-ropts-XXXXXX");
-	if (!mkdtemp(dir))
-		T_FATAL("mkdtemp");
+	report_cmp_start("/tmp/perfev-ropts-XXXXXX", true);
 
 	/* python3 with call chains (or a shell loop where there is none) */
-	snprintf(path, sizeof(path), "%s/w.py", dir);
-	FILE *f = fopen(path, "w");
-
-	CHECK(f && fputs(py_src, f) >= 0);
-	fclose(f);
+	report_cmp_write(path, sizeof(path), "w.py", py_src);
 	snprintf(file, sizeof(file), "%s/py-g.data", dir);
 	if (!t_sh("command -v python3 > /dev/null 2>&1"))
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- python3 %s > /dev/null 2>&1",
@@ -117,8 +47,8 @@ int main(void)
 				  PERF, file), 0);
 	snprintf(in, sizeof(in), "-i %s", file);
 	for (const char *const *m = modes; *m; m++)
-		same_report("python3 -g", in, *m);
-	same_report("python3 -g", in, "--no-children -g");	/* -g last */
+		same_report_in("python3 -g", in, *m, NULL);
+	same_report_in("python3 -g", in, "--no-children -g", NULL);	/* -g last */
 
 	/* 20 threads with -s: a READ record per thread at its exit, summed
 	 * per thread by -T; no call chains */
@@ -126,13 +56,13 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s record -q -s -e cpu-clock -F 2000 -o %s -- %s bench sched messaging -t -g 2 -l 100 > /dev/null 2>&1",
 			  PERF, file, PERF), 0);
 	snprintf(in, sizeof(in), "-i %s", file);
-	same_report("threads -s", in, "-T");
-	same_report("threads -s", in, "-T -n --sort pid");
-	same_report("threads -s", in, "--stats");
-	same_report("threads -s", in, "--header");
-	same_report("threads -s", in, "-F overhead,sample,comm");
-	same_report("threads -s", in, "-F overhead,period,pid");
-	same_report("threads -s", in, "-F overhead,dso,sym");
+	same_report_in("threads -s", in, "-T", NULL);
+	same_report_in("threads -s", in, "-T -n --sort pid", NULL);
+	same_report_in("threads -s", in, "--stats", NULL);
+	same_report_in("threads -s", in, "--header", NULL);
+	same_report_in("threads -s", in, "-F overhead,sample,comm", NULL);
+	same_report_in("threads -s", in, "-F overhead,period,pid", NULL);
+	same_report_in("threads -s", in, "-F overhead,dso,sym", NULL);
 	/* -F forms perfev does not lay out as perf yet are refused, exit 2 */
 	CHECK_EQ_INT(t_sh("%s report %s -F comm,overhead > /dev/null 2>&1", perfev, in), 2);
 	CHECK_EQ_INT(t_sh("%s report %s -F overhead_children,overhead,sym > /dev/null 2>&1",
@@ -146,21 +76,21 @@ int main(void)
 			  "'for i in $(seq 1 20000); do :; done; seq 1 300000 > /dev/null' "
 			  "> %s 2> /dev/null", PERF, file), 0);
 	snprintf(in, sizeof(in), "-i - < %s", file);
-	same_report("pipe", in, "--stats");
-	same_report("pipe", in, "--header-only");
-	same_report("pipe", in, "--header");
-	same_report("pipe", in, "-T");
-	same_report("pipe", in, "-g caller");
-	same_report("pipe", in, "");
-	same_report("pipe", in, "-g callee -n");
+	same_report_in("pipe", in, "--stats", NULL);
+	same_report_in("pipe", in, "--header-only", NULL);
+	same_report_in("pipe", in, "--header", NULL);
+	same_report_in("pipe", in, "-T", NULL);
+	same_report_in("pipe", in, "-g caller", NULL);
+	same_report_in("pipe", in, "", NULL);
+	same_report_in("pipe", in, "-g callee -n", NULL);
 
 	/* perf record -z: --stats counts the COMPRESSED records too */
 	snprintf(file, sizeof(file), "%s/z.data", dir);
 	if (!t_sh("%s record -z -q -e cpu-clock -F 4000 -o %s -- sh -c "
 		  "'for i in $(seq 1 20000); do :; done' > /dev/null 2>&1", PERF, file)) {
 		snprintf(in, sizeof(in), "-i %s", file);
-		same_report("zstd", in, "--stats");
-		same_report("zstd", in, "--header");
+		same_report_in("zstd", in, "--stats", NULL);
+		same_report_in("zstd", in, "--header", NULL);
 	} else {
 		printf("zstd part skipped: this perf cannot record -z\n");
 	}
@@ -187,16 +117,16 @@ int main(void)
 		snprintf(in, sizeof(in), "-i %s", file);
 		char opt[300];
 
-		same_report("symfs", in, "");
+		same_report_in("symfs", in, "", NULL);
 		snprintf(opt, sizeof(opt), "--symfs %s/root", dir);
-		same_report("symfs", in, opt);
+		same_report_in("symfs", in, opt, NULL);
 		snprintf(opt, sizeof(opt), "--symfs %s/root/ --no-children -n", dir);
-		same_report("symfs", in, opt);
+		same_report_in("symfs", in, opt, NULL);
 		snprintf(opt, sizeof(opt), "--symfs %s/root --kallsyms /proc/kallsyms", dir);
-		same_report("symfs", in, opt);
-		same_report("symfs", in, "--symfs /");
-		same_report("vmlinux", in, "--vmlinux /etc/passwd");
-		same_report("vmlinux", in, "--vmlinux /etc/passwd --kallsyms /proc/kallsyms");
+		same_report_in("symfs", in, opt, NULL);
+		same_report_in("symfs", in, "--symfs /", NULL);
+		same_report_in("vmlinux", in, "--vmlinux /etc/passwd", NULL);
+		same_report_in("vmlinux", in, "--vmlinux /etc/passwd --kallsyms /proc/kallsyms", NULL);
 		CHECK_EQ_INT(t_sh("%s report %s --vmlinux %s/none > /dev/null 2>&1", perfev, in, dir), 1);
 		unsetenv("PERF_BUILDID_DIR");
 	}

@@ -103,19 +103,6 @@ static void report_modes(const char *what, const char *file, bool cg)
 		same_report_ties(what, file, *m);
 }
 
-static const char cxx_src[] =
-	"#include <map>\n#include <string>\n#include <vector>\n#include <cstdio>\n"
-	"static std::map<std::string, long> count(const std::vector<std::string> &w) {\n"
-	"  std::map<std::string, long> m;\n  for (auto &s : w) m[s] += (long)s.size();\n  return m;\n}\n"
-	"int main(int argc, char **argv) {\n  long n = argc > 1 ? atol(argv[1]) : 200;\n  long t = 0;\n"
-	"  for (long r = 0; r < n; r++) {\n    std::vector<std::string> w;\n"
-	"    for (long i = 0; i < 2000; i++) w.push_back(std::to_string(i * 7919 % 1013));\n"
-	"    t += (long)count(w).size();\n  }\n  printf(\"%ld\\n\", t);\n  return 0;\n}\n";
-
-static const char py_src[] =
-	"import json\ns = 0\nfor i in range(120000):\n"
-	"    s += len(json.dumps({'a': i, 'b': [i, str(i) * 3]}))\nprint(s)\n";
-
 static const char c_src[] =
 	"#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n"
 	"struct node { struct node *l, *r; int k; };\n"
@@ -124,31 +111,15 @@ static const char c_src[] =
 	"int main(void) { struct node *r = 0; for (int i = 0; i < 1000; i++) r = ins(r, (i * 7919) % 1000);\n"
 	"  printf(\"%d\\n\", r->k); return 0; }\n";
 
-static bool have(const char *prog)
-{
-	return !t_sh("command -v %s > /dev/null 2>&1", prog);
-}
-
 int main(void)
 {
 	char path[256], file[256];
 
-	if (access(PERF, X_OK))
-		T_SKIP("%s is not installed", PERF);
-	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
-		T_SKIP("perf record cannot sample cpu-clock here");
-	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
-	strcpy(dir, "/tmp/perfev-report-XXXXXX");
-	if (!mkdtemp(dir))
-		T_FATAL("mkdtemp");
+	report_cmp_start("/tmp/perfev-report-XXXXXX", true);
 
 	/* python3 running a script, with and without call chains. */
 	if (have("python3")) {
-		snprintf(path, sizeof(path), "%s/w.py", dir);
-		FILE *f = fopen(path, "w");
-
-		CHECK(f && fputs(py_src, f) >= 0);
-		fclose(f);
+		report_cmp_write(path, sizeof(path), "w.py", report_py_src);
 		snprintf(file, sizeof(file), "%s/py-g.data", dir);
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- python3 %s > /dev/null 2>&1",
 				  PERF, file, path), 0);
@@ -163,11 +134,7 @@ int main(void)
 
 	/* gcc -O2 -c: the samples are in cc1 (and as), children of gcc. */
 	if (have("gcc")) {
-		snprintf(path, sizeof(path), "%s/t.c", dir);
-		FILE *f = fopen(path, "w");
-
-		CHECK(f && fputs(c_src, f) >= 0);
-		fclose(f);
+		report_cmp_write(path, sizeof(path), "t.c", c_src);
 		/* (gcc -c with -g is left out: cc1 has no frame pointers and
 		 * its garbage chain entries are not yet read as perf reads
 		 * them) */
@@ -181,11 +148,7 @@ int main(void)
 
 	/* A C++ program built with g++ -O2 -g: source lines too. */
 	if (have("g++")) {
-		snprintf(path, sizeof(path), "%s/w.cc", dir);
-		FILE *f = fopen(path, "w");
-
-		CHECK(f && fputs(cxx_src, f) >= 0);
-		fclose(f);
+		report_cmp_write(path, sizeof(path), "w.cc", report_cxx_src);
 		CHECK_EQ_INT(t_sh("g++ -O2 -g -o %s/wcc %s", dir, path), 0);
 		snprintf(file, sizeof(file), "%s/cxx-g.data", dir);
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- %s/wcc 150 > /dev/null 2>&1",

@@ -42,22 +42,11 @@ int main(void)
 {
 	char path[256], file[256];
 
-	if (access(PERF, X_OK))
-		T_SKIP("%s is not installed", PERF);
-	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
-		T_SKIP("perf record cannot sample cpu-clock here");
-	if (t_sh("command -v gcc > /dev/null 2>&1"))
+	if (!have("gcc"))
 		T_SKIP("no gcc in PATH");
-	snprintf(perfev, sizeof(perfev), "%s", getenv("PERFEV") ? getenv("PERFEV") : "build/perfev");
-	strcpy(dir, "/tmp/perfev-rreal-XXXXXX");
-	if (!mkdtemp(dir))
-		T_FATAL("mkdtemp");
+	report_cmp_start("/tmp/perfev-rreal-XXXXXX", true);
 
-	snprintf(path, sizeof(path), "%s/t.c", dir);
-	FILE *f = fopen(path, "w");
-
-	CHECK(f && fputs(c_src, f) >= 0);
-	fclose(f);
+	report_cmp_write(path, sizeof(path), "t.c", c_src);
 	CHECK_EQ_INT(t_sh("gcc -O2 -g -fomit-frame-pointer -o %s/t %s", dir, path), 0);
 	snprintf(file, sizeof(file), "%s/c-dwarf.data", dir);
 	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 --call-graph dwarf -o %s -- %s/t 3000000 > /dev/null 2>&1",
@@ -67,11 +56,8 @@ int main(void)
 
 	/* node --perf-basic-prof with -g: JIT symbols from /tmp/perf-PID.map,
 	 * whose DSO perf shows (and sorts ties by) as "[JIT] tid PID". */
-	if (!t_sh("command -v node > /dev/null 2>&1")) {
-		snprintf(path, sizeof(path), "%s/n.js", dir);
-		f = fopen(path, "w");
-		CHECK(f && fputs(js_src, f) >= 0);
-		fclose(f);
+	if (have("node")) {
+		report_cmp_write(path, sizeof(path), "n.js", js_src);
 		snprintf(file, sizeof(file), "%s/node-g.data", dir);
 		CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -F 1000 -g -o %s -- node --perf-basic-prof %s > /dev/null 2>&1",
 				  dir, PERF, file, path), 0);
