@@ -22,7 +22,7 @@ command -v "$perf" >/dev/null 2>&1 || { echo "unwind: '$perf' not found (is Linu
 command -v "$python" >/dev/null 2>&1 || { echo "unwind: '$python' not found" >&2; exit 1; }
 [ -x "$perfev" ] || { echo "unwind: '$perfev' missing; run make first" >&2; exit 1; }
 
-nsamples() { "$perf" report -i "$1" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}'; }
+. "$(dirname "$0")/common.bash"
 
 if [ ! -s "$file" ] || [ "$(nsamples "$file")" -lt "$target" ] 2>/dev/null; then
   rounds=$(( target / 150 + 10 ))
@@ -55,15 +55,9 @@ if ! cmp -s "$out/a" "$out/b"; then
 fi
 echo "outputs identical ($(wc -l <"$out/a") lines)"
 
-now() { date +%s.%N; }
-a=() b=()
-for ((i = 0; i < runs; i++)); do
-  t0=$(now); "$perfev" script -i "$file" >/dev/null; t1=$(now)
-  a+=("$(echo "$t1 - $t0" | bc)")
-  t0=$(now); "$perf" script -i "$file" >/dev/null 2>&1; t1=$(now)
-  b+=("$(echo "$t1 - $t0" | bc)")
-done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%.3f", m}'; }
+run_a() { "$perfev" script -i "$file" >/dev/null; }
+run_b() { "$perf" script -i "$file" >/dev/null 2>&1; }
+pair_runs "$runs"
 ma=$(median "${a[@]}"); mb=$(median "${b[@]}")
 echo "file: $file ($n samples, $(du -h "$file" | cut -f1))"
 echo "perfev script: ${ma}s (median of $runs: ${a[*]})"
