@@ -9,9 +9,8 @@
  *	else                                -> found (end = start + size)
  * So when entries overlap (a JIT reusing code space), which one an
  * address gets depends on the tree's shape, which depends on the file
- * order.  We build the same tree (the kernel's rbtree insertion is the
- * textbook one: recolour on a red uncle, else one or two rotations) over
- * an array, so the answer is perf's. */
+ * order.  We build the same tree with the symbol tables' rbtree
+ * (symbols_tree.c), so the answer is perf's. */
 #include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -22,15 +21,14 @@
 #include "symbol/jit_internal.h"
 #include "core/util.h"
 
-#define NIL UINT32_MAX
+#define NIL PEV_RB_NIL
 
 struct pev__perfmap {
 	struct pev_symbol *syms;	/* file order */
 	size_t nr, cap;
 	char *names;			/* every name, NUL-separated */
 	size_t names_len, names_cap;
-	uint32_t *left, *right, *parent;
-	uint8_t *red;
+	struct pev_rbnode *tree;	/* perf's rbtree, as for symbol tables */
 	uint32_t root;
 	uint32_t *by_addr;		/* indexes sorted by (start, file order) */
 };
@@ -41,104 +39,9 @@ void pev__perfmap_free(struct pev__perfmap *pm)
 		return;
 	free(pm->syms);
 	free(pm->names);
-	free(pm->left);
-	free(pm->right);
-	free(pm->parent);
-	free(pm->red);
+	free(pm->tree);
 	free(pm->by_addr);
 	free(pm);
-}
-
-static void rotate_left(struct pev__perfmap *pm, uint32_t x)
-{
-	uint32_t y = pm->right[x];
-
-	pm->right[x] = pm->left[y];
-	if (pm->left[y] != NIL)
-		pm->parent[pm->left[y]] = x;
-	pm->parent[y] = pm->parent[x];
-	if (pm->parent[x] == NIL)
-		pm->root = y;
-	else if (x == pm->left[pm->parent[x]])
-		pm->left[pm->parent[x]] = y;
-	else
-		pm->right[pm->parent[x]] = y;
-	pm->left[y] = x;
-	pm->parent[x] = y;
-}
-
-static void rotate_right(struct pev__perfmap *pm, uint32_t x)
-{
-	uint32_t y = pm->left[x];
-
-	pm->left[x] = pm->right[y];
-	if (pm->right[y] != NIL)
-		pm->parent[pm->right[y]] = x;
-	pm->parent[y] = pm->parent[x];
-	if (pm->parent[x] == NIL)
-		pm->root = y;
-	else if (x == pm->right[pm->parent[x]])
-		pm->right[pm->parent[x]] = y;
-	else
-		pm->left[pm->parent[x]] = y;
-	pm->right[y] = x;
-	pm->parent[x] = y;
-}
-
-/* perf's __symbols__insert (equal starts go right) and rb_insert_color. */
-static void tree_insert(struct pev__perfmap *pm, uint32_t z)
-{
-	uint32_t p = NIL, *link = &pm->root;
-	uint64_t ip = pm->syms[z].start;
-
-	while (*link != NIL) {
-		p = *link;
-		link = ip < pm->syms[p].start ? &pm->left[p] : &pm->right[p];
-	}
-	*link = z;
-	pm->parent[z] = p;
-	pm->left[z] = pm->right[z] = NIL;
-	pm->red[z] = 1;
-	while (pm->parent[z] != NIL && pm->red[pm->parent[z]]) {
-		uint32_t par = pm->parent[z], g = pm->parent[par];
-
-		if (par == pm->left[g]) {
-			uint32_t u = pm->right[g];
-
-			if (u != NIL && pm->red[u]) {
-				pm->red[par] = pm->red[u] = 0;
-				pm->red[g] = 1;
-				z = g;
-				continue;
-			}
-			if (z == pm->right[par]) {
-				z = par;
-				rotate_left(pm, z);
-				par = pm->parent[z];
-			}
-			pm->red[par] = 0;
-			pm->red[g] = 1;
-			rotate_right(pm, g);
-		} else {
-			uint32_t u = pm->left[g];
-
-			if (u != NIL && pm->red[u]) {
-				pm->red[par] = pm->red[u] = 0;
-				pm->red[g] = 1;
-				z = g;
-				continue;
-			}
-			if (z == pm->left[par]) {
-				z = par;
-				rotate_right(pm, z);
-				par = pm->parent[z];
-			}
-			pm->red[par] = 0;
-			pm->red[g] = 1;
-			rotate_left(pm, g);
-		}
-	}
-	pm->red[pm->root] = 0;
 }
 
 const struct pev_symbol *pev__perfmap_lookup(const struct pev__perfmap *pm,
@@ -150,9 +53,9 @@ const struct pev_symbol *pev__perfmap_lookup(const struct pev__perfmap *pm,
 		const struct pev_symbol *s = &pm->syms[n];
 
 		if (ip < s->start)
-			n = pm->left[n];
+			n = pm->tree[n].left;
 		else if (ip > s->end || (ip == s->end && ip != s->start))
-			n = pm->right[n];
+			n = pm->tree[n].right;
 		else
 			return s;
 	}
@@ -236,17 +139,15 @@ static int build(struct pev__perfmap *pm)
 {
 	size_t n = pm->nr ? pm->nr : 1;
 
-	pm->left = malloc(n * sizeof(uint32_t));
-	pm->right = malloc(n * sizeof(uint32_t));
-	pm->parent = malloc(n * sizeof(uint32_t));
+	pm->tree = malloc(n * sizeof(*pm->tree));
 	pm->by_addr = malloc(n * sizeof(uint32_t));
-	pm->red = malloc(n);
-	if (!pm->left || !pm->right || !pm->parent || !pm->by_addr || !pm->red)
+	if (!pm->tree || !pm->by_addr)
 		return -ENOMEM;
 	pm->root = NIL;
 	for (size_t i = 0; i < pm->nr; i++) {
 		pm->syms[i].name = pm->names + (uintptr_t)pm->syms[i].name;
-		tree_insert(pm, (uint32_t)i);
+		/* perf's __symbols__insert: equal starts go right */
+		pev__rb_insert(pm->tree, &pm->root, (uint32_t)i, pm->syms);
 		pm->by_addr[i] = (uint32_t)i;
 	}
 	qsort_r(pm->by_addr, pm->nr, sizeof(uint32_t), cmp_idx, pm);
