@@ -33,7 +33,10 @@ for t in $(find "$build/tests" -type f -executable ! -path '*/helpers/*' | sort)
         else
           skip=$((skip+1)); echo "SKIP $name: $why"
         fi;;
-    *)  fail=$((fail+1)); failed+=("$name"); echo "FAIL $name (exit $rc)"; echo "$out" | tail -n 25 | sed 's/^/    /';;
+    *)  fail=$((fail+1)); failed+=("$name"); echo "FAIL $name (exit $rc)"
+        # the failed checks with what follows each, then the end of the output
+        echo "$out" | grep -A 8 '^FAIL ' | head -n 60 | sed 's/^/    /'
+        echo "    ..."; echo "$out" | tail -n 10 | sed 's/^/    /';;
   esac
 done
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"

@@ -71,7 +71,8 @@ int main(void)
 				  PERF, file, path), 0);
 		key_modes("python3", file, cg_opts);
 		snprintf(file, sizeof(file), "%s/py-g.data", dir);
-		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- python3 %s > /dev/null 2>&1",
+		/* User space only, as the g++ program below. */
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock:u -F 4000 -g -o %s -- python3 %s > /dev/null 2>&1",
 				  PERF, file, path), 0);
 		key_modes("python3 -g", file, cg_opts);
 	} else {
