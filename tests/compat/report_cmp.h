@@ -136,11 +136,43 @@ static void report_cmp_write(char *path, size_t size, const char *name, const ch
 		fclose(f);
 }
 
+/* The modes report_perf and report_perf2 compare: cg for files with
+ * call chains. */
+static const char *const cg_modes[] = {
+	"", "--no-children", "--no-children --sort sym", "-g fractal", "-g flat",
+	"-g folded", "-g callee", "-g caller --no-children", "-G", "-g none",
+	"-n --show-total-period", "--sort pid", "--sort dso", "--sort comm,dso",
+	"--sort cpu,comm", "--sort dso,sym", "--percent-limit 1",
+	"-q", "--no-children -g fractal,2,callee", "--show-cpu-utilization",
+	NULL,
+};
+
+static const char *const flat_modes[] = {
+	"", "--no-children", "--sort dso,sym", "-n", "--sort pid,sym", "--sort dso",
+	"--show-total-period -n", "-q", NULL,
+};
+
+static inline void report_modes(const char *what, const char *file, bool cg)
+{
+	for (const char *const *m = cg ? cg_modes : flat_modes; *m; m++)
+		same_report(what, file, *m);
+}
+
 /* Programs nobody here wrote run these: python3 a JSON loop, a C++
  * program built with g++ -O2 -g (std::map, std::string, operators). */
 static const char report_py_src[] =
 	"import json\ns = 0\nfor i in range(120000):\n"
 	"    s += len(json.dumps({'a': i, 'b': [i, str(i) * 3]}))\nprint(s)\n";
+
+/* A C program (a binary tree) that gcc compiles (cc1's samples) and
+ * that runs built with -O2 -g (source lines). */
+static const char report_c_src[] =
+	"#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n"
+	"struct node { struct node *l, *r; int k; };\n"
+	"static struct node *ins(struct node *n, int k) { if (!n) { n = calloc(1, sizeof(*n)); n->k = k; return n; }\n"
+	"  if (k < n->k) n->l = ins(n->l, k); else n->r = ins(n->r, k); return n; }\n"
+	"int main(void) { struct node *r = 0; for (int i = 0; i < 1000; i++) r = ins(r, (i * 7919) % 1000);\n"
+	"  printf(\"%d\\n\", r->k); return 0; }\n";
 
 static const char report_cxx_src[] =
 	"#include <map>\n#include <string>\n#include <vector>\n#include <cstdio>\n"
