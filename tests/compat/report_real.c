@@ -4,7 +4,8 @@
  * inlined function.  perf compares inlined frames by name (one call-graph
  * node and one children entry for "mix (inlined)" wherever it was inlined,
  * the " (inlined)" suffix printed past the symbol column's width): the
- * output must be the same byte for byte, children and --no-children.
+ * output must be the same byte for byte, children and --no-children, on
+ * perf's recording and on perfev's.
  * Also node --perf-basic-prof recorded with -g (JIT symbols).
  * perf ends with a random tip: the last three lines are left out. */
 #include <fcntl.h>
@@ -53,6 +54,12 @@ int main(void)
 			  PERF, file, dir), 0);
 	for (const char *const *m = modes; *m; m++)
 		same_report("C -O2 -fomit-frame-pointer, dwarf", file, *m);
+	/* the same program recorded by perfev: perf and perfev report it alike */
+	snprintf(file, sizeof(file), "%s/c-dwarf-perfev.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 2000 --call-graph dwarf -o %s -- %s/t 3000000 > /dev/null 2>&1",
+			  perfev, file, dir), 0);
+	for (const char *const *m = modes; *m; m += 2)
+		same_report("C -O2 -fomit-frame-pointer, dwarf, recorded by perfev", file, *m);
 
 	/* node --perf-basic-prof with -g: JIT symbols from /tmp/perf-PID.map,
 	 * whose DSO perf shows (and sorts ties by) as "[JIT] tid PID". */
