@@ -42,7 +42,7 @@ PEV_EXPORT void pev_order_free(struct pev_order *q)
 
 static bool less(const struct node *a, const struct node *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	return a->time != b->time ? a->time < b->time : a->seq < b->seq;
 }
 
 PEV_EXPORT int pev_order_push(struct pev_order *q, uint64_t time,
@@ -95,22 +95,33 @@ PEV_EXPORT bool pev_order_pop(struct pev_order *q, struct pev_order_item *out)
 	out->rec = q->heap[0].rec;
 	out->ctx = q->heap[0].ctx;
 	struct node last = q->heap[--q->n];
-	size_t i = 0;
+	size_t i = 0, n = q->n;
 
+	if (!n)
+		return true;
+	/* Bottom-up: the hole goes down to a leaf along the smaller
+	 * children, then the last node climbs back from there (it came from
+	 * the bottom, so it rarely climbs): one compare a level, not two.
+	 * Keys are unique (seq), so the order popped is the same. */
 	for (;;) {
 		size_t c = 2 * i + 1;
 
-		if (c >= q->n)
+		if (c >= n)
 			break;
-		if (c + 1 < q->n && less(&q->heap[c + 1], &q->heap[c]))
+		if (c + 1 < n && less(&q->heap[c + 1], &q->heap[c]))
 			c++;
-		if (!less(&q->heap[c], &last))
-			break;
 		q->heap[i] = q->heap[c];
 		i = c;
 	}
-	if (q->n)
-		q->heap[i] = last;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!less(&last, &q->heap[p]))
+			break;
+		q->heap[i] = q->heap[p];
+		i = p;
+	}
+	q->heap[i] = last;
 	return true;
 }
 
