@@ -524,6 +524,15 @@ struct pev_record {
 PEV_EXPORT int pev_record_decode(const struct pev_decoder *d, const void *buf,
 				 size_t len, struct pev_record *out);
 
+/* The time of a PERF_RECORD_SAMPLE at buf, read without decoding the rest
+ * of it (what a time-ordering queue needs; perf reads only the timestamp
+ * there too).  0 and *time; -EINVAL bad arguments; -ENOENT not a sample,
+ * no attr for its id, or its event has no PERF_SAMPLE_TIME; -EBADMSG the
+ * header or the fields up to the time do not fit.  The fields after the
+ * time are not checked: pev_record_decode() still may refuse the record. */
+PEV_EXPORT int pev_sample_time(const struct pev_decoder *d, const void *buf,
+			       size_t len, uint64_t *time);
+
 /* Byte-swap one record in place, field by field per its type and (for
  * samples and trailers) its attr's layout.  By default the record is in
  * the other byte order and becomes native; with PEV_SWAP_TO_FOREIGN a

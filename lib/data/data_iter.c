@@ -368,12 +368,19 @@ PEV_EXPORT int pev_data_next_ordered(struct pev_data *d,
 			fill_event(d, &r, ev);
 			return 1;
 		}
-		fill_event(d, &r, ev);
 		uint64_t t = 0;
 
-		if (ev->decode_error == 0 && ev->rec.has_sample_id &&
-		    (ev->rec.sample_id.fields & PERF_SAMPLE_TIME))
-			t = ev->rec.sample_id.time;
+		/* a sample is decoded once, when it leaves the queue; the
+		 * rest (and a sample without a time) now, for their time */
+		if (r.type != PERF_RECORD_SAMPLE ||
+		    pev_sample_time(d->dec, r.p, r.size, &t) < 0 || !t ||
+		    t == UINT64_MAX) {
+			t = 0;
+			fill_event(d, &r, ev);
+			if (ev->decode_error == 0 && ev->rec.has_sample_id &&
+			    (ev->rec.sample_id.fields & PERF_SAMPLE_TIME))
+				t = ev->rec.sample_id.time;
+		}
 		int q = pev_order_push(d->q, t, r.p, r.chunk);
 
 		if (q == -ETIME)

@@ -22,19 +22,21 @@ static uint64_t ent_rehash(void *ctx, uint32_t i)
 	return ((struct pev_profile *)ctx)->ents[i].hash;
 }
 
+static uint64_t hash_words(const uint64_t *w, uint64_t n);
+
 static uint64_t key_hash(const struct pf_key *k)
 {
-	const uint64_t *w = (const uint64_t *)k;
-	uint64_t h = 0;
-
-	for (size_t i = 0; i < sizeof(*k) / 8; i++)
-		h = pf_mix(h, w[i]);
-	return h;
+	return hash_words((const uint64_t *)k, sizeof(*k) / 8);
 }
 
 int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx)
 {
+	/* most samples land in the entry the last one did */
+	if (p->last_ent < p->nents && !memcmp(&p->ents[p->last_ent].key, k, sizeof(*k))) {
+		*idx = p->last_ent;
+		return 0;
+	}
 	uint64_t h = key_hash(k);
 	uint32_t i = (uint32_t)h & p->ehash.mask;
 
@@ -42,7 +44,7 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 		uint32_t e = p->ehash.slot[i] - 1;
 
 		if (p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
-			*idx = e;
+			*idx = p->last_ent = e;
 			return 0;
 		}
 	}
@@ -75,7 +77,7 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.dso_size = k->dso_size;
 	e->e.event = k->event;
 	e->e.filtered = k->filtered;
-	*idx = p->nents;
+	*idx = p->last_ent = p->nents;
 	p->ehash.slot[i] = ++p->nents;
 	p->ehash.n++;
 	return pev__pf_htab_grow(&p->ehash, ent_rehash, p);
@@ -214,9 +216,9 @@ static void raw_clear(struct pev_profile *p)
 
 /* The cache slot of a sample (found: *hit; else a new one to fill), or
  * NULL when it cannot be cached (DWARF stack dumps, no memory). */
-/* A hash of a call chain in four independent lanes (a serial mix per
- * entry waits on a multiply each time). */
-static uint64_t hash_ips(const uint64_t *ips, uint64_t nr)
+/* A hash of words in four independent lanes (a serial mix per word
+ * waits on a multiply each time): call chains, entry keys. */
+static uint64_t hash_words(const uint64_t *ips, uint64_t nr)
 {
 	uint64_t a = 0x243f6a8885a308d3ULL, b = 0x13198a2e03707344ULL,
 		 c = 0xa4093822299f31d0ULL, d = 0x082efa98ec4e6c89ULL;
@@ -247,7 +249,18 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 	*hit = false;
 	if (s->stack_user.size || nr > 4096)
 		return NULL;
-	h = pf_mix(h, hash_ips(cc->ips, nr));
+	/* a thread sampled where it was the last time: no hash needed */
+	if (p->last_raw < p->nraws) {
+		struct pf_raw *r = &p->raws[p->last_raw];
+
+		if (r->pid == s->pid && r->ip == s->ip && r->cpumode == cpumode &&
+		    r->nr == nr &&
+		    (!nr || !memcmp(p->raw_pool + r->off, cc->ips, nr * sizeof(uint64_t)))) {
+			*hit = true;
+			return r;
+		}
+	}
+	h = pf_mix(h, hash_words(cc->ips, nr));
 	uint32_t i = (uint32_t)h & p->rhash.mask;
 
 	for (; p->rhash.slot[i]; i = (i + 1) & p->rhash.mask) {
@@ -257,6 +270,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 		    r->cpumode == cpumode && r->nr == nr &&
 		    (!nr || !memcmp(p->raw_pool + r->off, cc->ips, nr * sizeof(uint64_t)))) {
 			*hit = true;
+			p->last_raw = p->rhash.slot[i] - 1;
 			return r;
 		}
 	}
@@ -282,6 +296,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			      .nr = (uint32_t)nr, .self = UINT32_MAX, .chain = UINT32_MAX,
 			      .cpumode = cpumode };
 	p->raw_len += nr;
+	p->last_raw = p->nraws;
 	p->rhash.slot[i] = ++p->nraws;
 	p->rhash.n++;
 	if (pev__pf_htab_grow(&p->rhash, raw_rehash, p))

@@ -130,6 +130,7 @@ struct pev_profile {
 	/* Entries. */
 	struct pf_entry *ents;
 	uint32_t nents, ent_cap;
+	uint32_t last_ent;	/* the entry found last */
 	struct pf_htab ehash;
 	/* Chains. */
 	uint32_t *chain_pool;
@@ -155,6 +156,7 @@ struct pev_profile {
 	/* Raw chain cache. */
 	struct pf_raw *raws;
 	uint32_t nraws, raw_cap;
+	uint32_t last_raw;	/* the slot found last */
 	struct pf_htab rhash;
 	uint64_t *raw_pool;
 	uint64_t raw_len, raw_cap2;

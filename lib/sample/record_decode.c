@@ -58,6 +58,46 @@ PEV_EXPORT int pev_record_decode(const struct pev_decoder *d, const void *buf,
 	return pev__decode(d, (uint8_t *)(uintptr_t)buf, len, SWAP_NONE, out);
 }
 
+PEV_EXPORT int pev_sample_time(const struct pev_decoder *d, const void *buf,
+			       size_t len, uint64_t *time)
+{
+	const uint8_t *p = buf;
+	struct perf_event_header h;
+	int idx = 0;
+
+	if (!p || !time || ((uintptr_t)p & 7))
+		return -EINVAL;
+	if (len < sizeof(h))
+		return -EBADMSG;
+	memcpy(&h, p, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE)
+		return -ENOENT;
+	if (h.size < sizeof(h) || h.size > len || (h.size & 7))
+		return -EBADMSG;
+	if (!d || !d->nattrs)
+		return -ENOENT;
+	if (d->nattrs > 1) {	/* as record_kernel.c's find_sample_attr */
+		size_t off = 8 + 8 * (size_t)d->id_pos;
+		uint64_t id;
+
+		if (off + 8 > h.size)
+			return -EBADMSG;
+		memcpy(&id, p + off, 8);
+		if ((idx = pev__lookup_attr(d, id)) < 0)
+			return -ENOENT;
+	}
+	uint64_t st = d->attrs[idx].attr.attr.sample_type;
+	size_t at = 8 + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
+			    PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return -ENOENT;
+	if (at + 8 > h.size)
+		return -EBADMSG;
+	memcpy(time, p + at, 8);
+	return 0;
+}
+
 PEV_EXPORT int pev_record_swap(const struct pev_decoder *d, void *buf,
 			       size_t len, unsigned flags)
 {

@@ -211,6 +211,129 @@ void pev__symtab_mark_loaded(struct pev_symtab *st)
 		st->marks[st->nr_marks++] = st->nr;
 }
 
+/* The symbols in the order of perf's tree walk: stably by start. */
+static int by_start(const void *a, const void *b, void *arg)
+{
+	const struct pev_symbol *s = arg;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+
+	if (s[i].start != s[j].start)
+		return s[i].start < s[j].start ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* A balanced tree over sorted[lo, hi): its root. */
+static uint32_t build_balanced(struct pev_rbnode *t, uint32_t lo, uint32_t hi)
+{
+	if (lo >= hi)
+		return PEV_RB_NIL;
+	uint32_t mid = lo + (hi - lo) / 2;
+
+	t[mid].left = build_balanced(t, lo, mid);
+	t[mid].right = build_balanced(t, mid + 1, hi);
+	t[mid].parent = PEV_RB_NIL;
+	t[mid].red = 0;
+	return mid;
+}
+
+/* pev_symtab_finish_impl for a table of one loading pass (kallsyms, an
+ * ELF file without PLT entries), without perf's tree: the tree's in-order
+ * sequence is the symbols stably sorted by start, and the ends and
+ * duplicates fixed on that sequence are what perf's tree gets.  Only the
+ * shape of perf's tree is not reproduced, and it matters only where the
+ * survivors overlap: when none do, one symbol at most holds an address
+ * and every search tree over them finds it, so a balanced one is built.
+ * 1: done; 0: they overlap (st unchanged; perf's tree is needed);
+ * -ENOMEM. */
+static int finish_one_pass(struct pev_symtab *st)
+{
+	size_t n = st->nr;
+	uint32_t *ord = malloc(n * sizeof(*ord));
+	uint64_t *end = malloc(n * sizeof(*end));
+	const struct pev_symbol *s = st->syms;
+	bool sorted = true;
+	int ret = -ENOMEM;
+
+	if (!ord || !end)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		ord[i] = (uint32_t)i;
+		if (i && s[i].start < s[i - 1].start)
+			sorted = false;
+	}
+	if (!sorted)
+		qsort_r(ord, n, sizeof(*ord), by_start, (void *)s);
+	/* fixup_end() on the sequence */
+	for (size_t k = 0; k < n; k++) {
+		const struct pev_symbol *p = &s[ord[k]];
+
+		end[k] = p->end;
+		if (p->end != p->start)
+			continue;
+		if (k + 1 == n) {
+			end[k] = (p->start + 4095) / 4096 * 4096 + 4096;
+			if (end[k] <= p->start)
+				end[k] = UINT64_MAX;
+		} else if (module_differs(p, &s[ord[k + 1]])) {
+			end[k] = (p->end + 4096 + 4095) & ~(uint64_t)4095;
+			if (end[k] <= p->start)
+				end[k] = UINT64_MAX;
+		} else {
+			end[k] = s[ord[k + 1]].start;
+		}
+	}
+	/* fixup_duplicate(): the survivors (positions) go to the front of
+	 * ord's copy in end order; cur is the one compared with the next */
+	size_t m = 0, cur = 0;
+	uint32_t *keep = malloc(n * sizeof(*keep));
+
+	if (!keep)
+		goto out;
+	for (size_t k = 1; k <= n; k++) {
+		if (k < n && s[ord[k]].start == s[ord[cur]].start) {
+			struct pev_symbol a = s[ord[cur]], b = s[ord[k]];
+
+			a.end = end[cur];
+			b.end = end[k];
+			if (!better_symbol(&a, &b))
+				cur = k;
+			continue;
+		}
+		keep[m++] = (uint32_t)cur;
+		cur = k;
+	}
+	ret = 0;
+	for (size_t k = 1; k < m; k++)
+		if (end[keep[k - 1]] > s[ord[keep[k]]].start)
+			goto out_keep;
+	struct pev_symbol *out = malloc((m ? m : 1) * sizeof(*out));
+	struct pev_rbnode *tree = malloc((m ? m : 1) * sizeof(*tree));
+
+	if (!out || !tree) {
+		free(out);
+		free(tree);
+		ret = -ENOMEM;
+		goto out_keep;
+	}
+	for (size_t k = 0; k < m; k++) {
+		out[k] = s[ord[keep[k]]];
+		out[k].end = end[keep[k]];
+	}
+	st->root = build_balanced(tree, 0, (uint32_t)m);
+	st->tree = tree;
+	free(st->syms);
+	st->syms = out;
+	st->nr = st->cap = m;
+	st->finished = true;
+	ret = 1;
+out_keep:
+	free(keep);
+out:
+	free(ord);
+	free(end);
+	return ret;
+}
+
 /* Builds perf's tree: each loading pass's symbols in the order they were
  * added, then the ends and duplicates of the whole tree fixed; then the
  * symbols added after the last pass (PLT) as they are; then lays
@@ -230,6 +353,16 @@ int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first)
 		return -ENOMEM;
 	if (!st->nr_marks)
 		pev__symtab_mark_loaded(st);
+	bool one_pass = st->nr && st->marks[st->nr_marks - 1] == st->nr;
+
+	for (size_t m = 0; m < st->nr_marks; m++)
+		one_pass = one_pass && (!st->marks[m] || st->marks[m] == st->nr);
+	if (one_pass) {
+		int r = finish_one_pass(st);
+
+		if (r)
+			return r < 0 ? r : 0;
+	}
 	t = malloc((st->nr ? st->nr : 1) * sizeof(*t));
 	pos = malloc((st->nr ? st->nr : 1) * sizeof(*pos));
 	if (!t || !pos) {

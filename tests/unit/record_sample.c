@@ -350,6 +350,52 @@ static void t_multi_id_pos(void)
 	pev_decoder_free(d);
 }
 
+/* pev_sample_time: the time where pev_record_decode finds it, for one
+ * event and for several told apart by id; what it cannot answer. */
+static void t_sample_time(void)
+{
+	struct pev_decoder *d = pev_decoder_new();
+	struct perf_event_attr a = { .size = sizeof(a),
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			       PERF_SAMPLE_TID | PERF_SAMPLE_TIME };
+	struct perf_event_attr c = a;
+	const uint64_t ida[] = { 31 }, idc[] = { 32 };
+	uint64_t t = 0;
+
+	c.sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	CHECK_EQ_INT(pev_decoder_add_attr(d, &a, ida, 1), 0);
+	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 31); rb_u64(&b, 0x100); rb_u32(&b, 1); rb_u32(&b, 2);
+	rb_u64(&b, 123456789);
+	CHECK_OK(pev_sample_time(d, rb_p(&b), rb_end(&b), &t));
+	CHECK_EQ_U64(t, 123456789);
+	/* the time cut off; a record longer than the buffer */
+	CHECK_EQ_INT(pev_sample_time(d, rb_p(&b), rb_end(&b) - 8, &t), -EBADMSG);
+	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 31); rb_u64(&b, 0x100); rb_u32(&b, 1); rb_u32(&b, 2);
+	CHECK_EQ_INT(pev_sample_time(d, rb_p(&b), rb_end(&b), &t), -EBADMSG);
+	CHECK_EQ_INT(pev_decoder_add_attr(d, &c, idc, 1), 1);
+	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 32); rb_u64(&b, 0x100); rb_u32(&b, 1); rb_u32(&b, 2);
+	CHECK_EQ_INT(pev_sample_time(d, rb_p(&b), rb_end(&b), &t), -ENOENT);
+	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 33); rb_u64(&b, 0x100); rb_u32(&b, 1); rb_u32(&b, 2);
+	rb_u64(&b, 5);
+	CHECK_EQ_INT(pev_sample_time(d, rb_p(&b), rb_end(&b), &t), -ENOENT);
+	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 31); rb_u64(&b, 0x100); rb_u32(&b, 1); rb_u32(&b, 2);
+	rb_u64(&b, 77);
+	CHECK_OK(pev_sample_time(d, rb_p(&b), rb_end(&b), &t));
+	CHECK_EQ_U64(t, 77);
+	CHECK_OK(pev_record_decode(d, rb_p(&b), rb_end(&b), &rec));
+	CHECK_EQ_U64(rec.u.sample.time, 77);
+	rb_begin(&b, PERF_RECORD_COMM, 0);
+	rb_u32(&b, 1); rb_u32(&b, 1); rb_str(&b, "x");
+	CHECK_EQ_INT(pev_sample_time(d, rb_p(&b), rb_end(&b), &t), -ENOENT);
+	CHECK_EQ_INT(pev_sample_time(d, NULL, 8, &t), -EINVAL);
+	pev_decoder_free(d);
+}
+
 int main(void)
 {
 	t_fields();
@@ -360,5 +406,6 @@ int main(void)
 	t_lying();
 	t_multi_identifier();
 	t_multi_id_pos();
+	t_sample_time();
 	return t_done();
 }

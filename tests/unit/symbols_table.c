@@ -163,11 +163,44 @@ static void test_kallsyms(void)
 	CHECK(pev_kallsyms_load("/nonexistent/kallsyms") == NULL && errno == ENOENT);
 }
 
+/* kallsyms out of address order (a module listed first, duplicates
+ * apart): the same table as in order, each symbol to the next start. */
+static void test_kallsyms_unsorted(void)
+{
+	static const char text[] =
+		"ffffffffc0002000 t mod_b\t[m]\n"
+		"ffffffff81003000 T c\n"
+		"ffffffff81001000 T a\n"
+		"ffffffffc0001000 t mod_a\t[m]\n"
+		"ffffffff81002000 T b_long_name\n"
+		"ffffffff81001000 T a_alias\n"
+		"ffffffff81002000 T b\n";
+	struct pev_symtab *st = pev_kallsyms_parse(text, sizeof(text) - 1);
+
+	CHECK(st);
+	if (!st)
+		return;
+	CHECK_EQ_U64(pev_symtab_count(st), 5);
+	/* at one address the last one listed (a_alias after a) */
+	CHECK_STR(name_at(st, 0xffffffff81001000), "a_alias");
+	CHECK_STR(name_at(st, 0xffffffff81001fff), "a_alias");
+	CHECK_STR(name_at(st, 0xffffffff81002000), "b");
+	CHECK_STR(name_at(st, 0xffffffff81003fff), "c");
+	CHECK_STR(name_at(st, 0xffffffff81004000), "(none)");
+	CHECK_STR(name_at(st, 0xffffffffc0001fff), "mod_a");
+	CHECK_STR(name_at(st, 0xffffffffc0002fff), "mod_b");
+	CHECK_STR(name_at(st, 0xffffffffc0003000), "(none)");
+	CHECK(pev_symtab_symbol(st, 0) && !strcmp(pev_symtab_symbol(st, 0)->name, "a_alias"));
+	CHECK(pev_symtab_symbol(st, 4) && !strcmp(pev_symtab_symbol(st, 4)->name, "mod_b"));
+	pev_symtab_free(st);
+}
+
 int main(void)
 {
 	test_lookup();
 	test_overlap_order();
 	test_duplicates();
 	test_kallsyms();
+	test_kallsyms_unsorted();
 	return t_done();
 }
