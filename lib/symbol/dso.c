@@ -497,6 +497,15 @@ static void load_kernel(struct pev_dso *d)
 	}
 }
 
+struct pev_dso *pev__dso_cache_get_module(struct pev_dso_cache *c, const char *name)
+{
+	struct pev_dso *d = pev_dso_cache_get(c, name);
+
+	if (d && !d->kernel && !d->loaded)
+		d->module = true;
+	return d;
+}
+
 PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)
 {
 	if (!d)

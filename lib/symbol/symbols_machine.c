@@ -356,7 +356,12 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 		}
 		nm.identity = anon || no_dso;
 	}
-	nm.dso = pev_dso_cache_get(m->dsos, name);
+	/* perf: a kernel map named "[...]" other than the kernel's is a
+	 * module's, as perf record writes them where it finds no .ko. */
+	if (kernel && name[0] == '[' && strncmp(name, "[kernel.kallsyms]", 17))
+		nm.dso = pev__dso_cache_get_module(m->dsos, name);
+	else
+		nm.dso = pev_dso_cache_get(m->dsos, name);
 	if (!nm.dso)
 		return -ENOMEM;
 	return maps_insert(m, ms, &nm);
