@@ -28,6 +28,8 @@ int pev__elf_info_read(const char *path, const void *buf, size_t len,
 		      struct pev_elf_info *out);
 /* This process's vDSO image (its mapping); 0 or -ENOENT. */
 int pev__vdso_image(const void **img, size_t *len);
+/* The 32-bit vDSO from perfev-read-vdso32 (vdso32.c); -ENOENT without. */
+int pev__vdso32_image(const void **img, size_t *len);
 /* Function symbols of an ELF image in memory (the vDSO); NULL and errno. */
 struct pev_symtab *pev__symtab_load_elf_mem(const void *buf, size_t len);
 /* Function symbols of path plus the PLT entries of plt_path (the runtime
