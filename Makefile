@@ -50,6 +50,8 @@ STATIC    := $(BUILD)/libperfev.a
 SHARED    := $(BUILD)/libperfev.so.$(VERSION)
 SONAME    := libperfev.so.$(SOVERSION)
 PERFEV    := $(BUILD)/perfev
+READ_VDSO32 := $(BUILD)/perfev-read-vdso32
+LIBEXECDIR ?= $(PREFIX)/libexec/perfev
 
 TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:%.c=$(BUILD)/%) \
 	     $(FAULT_SRC:%.c=$(BUILD)/%)
@@ -63,7 +65,7 @@ ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
-cli: $(PERFEV)
+cli: $(PERFEV) $(READ_VDSO32)
 tests: $(TEST_BINS) $(TEST_SHARED_BINS) $(HELPER_BINS)
 examples: $(EX_BINS)
 
@@ -98,6 +100,15 @@ ifeq ($(STATIC_DEPS),yes)
 else
   CLI_LIBS := $(DEPLIBS)
 endif
+# The 32-bit vDSO reader ([vdso32] symbols), where the compiler can build
+# -m32 code (no 32-bit libc needed); perfev runs it from its own folder,
+# else from LIBEXECDIR.
+$(READ_VDSO32): libexec/read_vdso32.c Makefile
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -m32 -O2 -Wall -Wextra -Werror -nostdlib -static -fno-pie -no-pie \
+	  -fno-stack-protector -o $@ $< 2>/dev/null || \
+	  { echo "  (no -m32 compiler: $@ not built, [vdso32] without symbols)"; rm -f $@; }
+
 $(PERFEV): $(CLI_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(CLI_LIBS)
@@ -196,6 +207,8 @@ install: all
 	ln -sf libperfev.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libperfev.so
 	install -m 644 include/perfev/*.h $(DESTDIR)$(INCLUDEDIR)/perfev/
+	if [ -x $(READ_VDSO32) ]; then install -d $(DESTDIR)$(LIBEXECDIR) && \
+	  install -m 755 $(READ_VDSO32) $(DESTDIR)$(LIBEXECDIR)/; fi
 	install -m 755 $(PERFEV) $(DESTDIR)$(BINDIR)/
 	# generated here, not copied, so that PREFIX given to `make install` counts
 	sed -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' perfev.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/perfev.pc

@@ -221,6 +221,20 @@ PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 	    (err = vdso ? write_vdso(f, id, size) :
 	     copy_file(kernel ? "/proc/kallsyms" : path, f)) < 0)
 		return err;
+	/* perf 6.1 copies the debug file found under
+	 * /usr/lib/debug/.build-id/ (not a .gnu_debuglink one) next to a
+	 * program or library's copy, as `debug` (not for modules). */
+	size_t plen = strlen(path);
+
+	if (!kernel && !vdso && !(plen > 3 && !strcmp(path + plen - 3, ".ko"))) {
+		char dbg[PATH_MAX], real[PATH_MAX];
+
+		snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		snprintf(f, sizeof(f), "%s/debug", d);
+		if (realpath(dbg, real) && access(real, R_OK) == 0 && access(f, F_OK) != 0 &&
+		    (err = copy_file(real, f)) < 0)
+			return err;
+	}
 	/* perf 6.1 starts an empty uprobe cache (`probes`) next to each
 	 * file it caches. */
 	if (!kernel) {

@@ -212,7 +212,8 @@ PEV_EXPORT struct pev_dso *pev_dso_cache_get(struct pev_dso_cache *c,
 	d->cache = c;
 	d->kernel = !strcmp(path, "[kernel.kallsyms]") ||
 		    !strncmp(path, "[kernel.kallsyms]", 17);
-	d->vdso = !strcmp(path, "[vdso]");
+	d->vdso = !strcmp(path, "[vdso]") || !strcmp(path, "[vdso32]") ||
+		  !strcmp(path, "[vdsox32]");
 	d->module = !d->kernel && is_module_path(path);
 	if (d->kernel)
 		d->name = strdup("[kernel.kallsyms]");
@@ -425,7 +426,7 @@ static void load_vdso(struct pev_dso *d)
 
 	if (c->buildid_dir && d->bid_size) {
 		hex(bidhex, d->bid, d->bid_size);
-		snprintf(p, sizeof(p), "%s/[vdso]/%s/vdso", c->buildid_dir, bidhex);
+		snprintf(p, sizeof(p), "%s/%s/%s/vdso", c->buildid_dir, d->name, bidhex);
 		if (try_file(d, p, true, NULL))
 			return;
 	}
@@ -433,7 +434,9 @@ static void load_vdso(struct pev_dso *d)
 	size_t len;
 	struct pev_elf_info info;
 
-	if (pev__vdso_image(&img, &len) < 0)
+	/* perf reads a 32-bit process's vDSO from its perf-read-vdso32 */
+	if (!strcmp(d->name, "[vdso32]") ? pev__vdso32_image(&img, &len) < 0 :
+	    strcmp(d->name, "[vdso]") || pev__vdso_image(&img, &len) < 0)
 		return;
 	if (pev__elf_info_read(NULL, img, len, &info) == 0 &&
 	    (!d->bid_size || !info.build_id_size ||
@@ -442,7 +445,7 @@ static void load_vdso(struct pev_dso *d)
 		d->owns_symtab = d->symtab != NULL;
 		d->info = info;
 		d->info_loaded = true;
-		d->source = strdup("[vdso]");
+		d->source = strdup(d->name);
 	}
 }
 
@@ -495,6 +498,15 @@ static void load_kernel(struct pev_dso *d)
 			d->source = strdup(p);
 		d->owns_symtab = d->symtab != NULL;
 	}
+}
+
+struct pev_dso *pev__dso_cache_get_module(struct pev_dso_cache *c, const char *name)
+{
+	struct pev_dso *d = pev_dso_cache_get(c, name);
+
+	if (d && !d->kernel && !d->loaded)
+		d->module = true;
+	return d;
 }
 
 PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)

@@ -28,6 +28,8 @@ int pev__elf_info_read(const char *path, const void *buf, size_t len,
 		      struct pev_elf_info *out);
 /* This process's vDSO image (its mapping); 0 or -ENOENT. */
 int pev__vdso_image(const void **img, size_t *len);
+/* The 32-bit vDSO from perfev-read-vdso32 (vdso32.c); -ENOENT without. */
+int pev__vdso32_image(const void **img, size_t *len);
 /* Function symbols of an ELF image in memory (the vDSO); NULL and errno. */
 struct pev_symtab *pev__symtab_load_elf_mem(const void *buf, size_t len);
 /* Function symbols of path plus the PLT entries of plt_path (the runtime
@@ -37,6 +39,7 @@ int pev__symtab_add_plt(struct pev_symtab *st, const char *path);
 /* Offset -> vaddr through PT_LOAD headers; identity when none match. */
 uint64_t pev_elf_offset_to_vaddr(const struct pev_elf_info *info, uint64_t off);
 struct pev_dso;
+struct pev_dso_cache;
 /* pev_symtab_finish; ends_first: fix sizes before dropping duplicates
  * (perf's order for kallsyms). */
 int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first);
@@ -65,6 +68,9 @@ char *pev_demangle(const char *name);
 /* perf's build-id cache directory: $PERF_BUILDID_DIR, else $HOME/.debug.
  * 0, -ENOENT (neither set) or -ENAMETOOLONG. */
 int pev__buildid_dir(char *buf, size_t size);
+/* A kernel MMAP named "[name]" (not the kernel's own): perf 6.1 takes it
+ * for a module of that name, its symbols from kallsyms (dso.c). */
+struct pev_dso *pev__dso_cache_get_module(struct pev_dso_cache *c, const char *name);
 /* Reads a whole file into a malloc'ed buffer. 0 or -errno. */
 int pev_read_whole_file(const char *path, char **out, size_t *outlen);
 

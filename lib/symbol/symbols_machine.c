@@ -305,6 +305,31 @@ static bool is_no_dso(const char *f)
 	       !strcmp(f, "[heap]");
 }
 
+/* perf 6.1 names the vDSO of a 32-bit process "[vdso32]" (x32:
+ * "[vdsox32]"): the process's type is that of its lowest-mapped file
+ * whose ELF class is known. */
+static const char *vdso_name(const struct proc *p)
+{
+	for (size_t i = 0; i < p->maps.nr; i++) {
+		const char *n = pev_dso_name(p->maps.v[i].dso);
+		unsigned char h[20];
+
+		if (!n || n[0] != '/')
+			continue;
+		FILE *f = fopen(n, "rb");
+		size_t got = f ? fread(h, 1, sizeof(h), f) : 0;
+
+		if (f)
+			fclose(f);
+		if (got != sizeof(h) || memcmp(h, "\177ELF", 4) || (h[4] != 1 && h[4] != 2))
+			continue;
+		if (h[4] == 2)
+			return "[vdso]";
+		return (h[18] | h[19] << 8) == 62 ? "[vdsox32]" : "[vdso32]";
+	}
+	return "[vdso]";
+}
+
 static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 {
 	const struct pev_record_mmap *mm = &rec->u.mmap;
@@ -355,8 +380,15 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 			name = anon_name;
 		}
 		nm.identity = anon || no_dso;
+		if (!strcmp(name, "[vdso]"))
+			name = vdso_name(p);
 	}
-	nm.dso = pev_dso_cache_get(m->dsos, name);
+	/* perf: a kernel map named "[...]" other than the kernel's is a
+	 * module's, as perf record writes them where it finds no .ko. */
+	if (kernel && name[0] == '[' && strncmp(name, "[kernel.kallsyms]", 17))
+		nm.dso = pev__dso_cache_get_module(m->dsos, name);
+	else
+		nm.dso = pev_dso_cache_get(m->dsos, name);
 	if (!nm.dso)
 		return -ENOMEM;
 	return maps_insert(m, ms, &nm);

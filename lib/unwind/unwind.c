@@ -15,7 +15,9 @@
  * perf 6.1 as Debian builds it (with libunwind): the first frame at the
  * sampled user IP, every caller at its return address - 1 (unless it is
  * a signal frame), an address 0 skipped; the unwinding stops at max_stack
- * frames or where the CFI or the memory ends, keeping what it found. */
+ * frames or where the CFI or the memory ends, keeping what it found
+ * (unwind_fast.c has perf's rules for each step; libdwfl's own walk is
+ * left for what it does not apply). */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -336,6 +338,8 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		u->n = 0;
 		u->read_failed = false;
 		dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	} else {
+		u->read_failed = false;	/* the fast walk made its 0 frames */
 	}
 	if (u->read_failed && u->n && u->n < u->max &&
 	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {

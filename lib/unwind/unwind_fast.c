@@ -1,22 +1,28 @@
-/* The x86-64 walk of unwind.c from cached CFI rules.
+/* The x86-64 walk of unwind.c from cached CFI rules, step by step as
+ * perf 6.1 gets it from libunwind (Debian builds perf with libunwind).
  *
  * libdwfl's unwinder looks up the FDE and runs its CFI program again at
  * every frame of every sample; most of a profile's frames are at a few
  * thousand pcs.  This walk asks libdw once per (module, pc) for the
- * rules (dwarf_cfi_addrframe: .eh_frame first, then .debug_frame, as
- * libdwfl's __libdwfl_frame_unwind), keeps them in a table, and applies
- * them as libdwfl's handle_cfi does:
- *  - the CFA is a register + offset (DW_OP_bregx), read from the frame;
- *  - each of the 17 DWARF registers is undefined, the same value, saved
- *    at CFA + n (read through pev__unwind_memory_read, so failed reads count
- *    as in libdwfl's walk), the value CFA + n, or another register;
- *    a register whose rule fails stays unset;
- *  - the caller's pc is the return address column: undefined or 0 ends
- *    the walk; unset ends it as an error;
- *  - the pc of a caller frame is looked up at pc - 1.
- * A frame whose rule is anything else (a CFA expression, a signal frame,
- * no CFI, no module: libdwfl then has its own fallbacks) hands the whole
- * sample back to libdwfl (FAST_FALLBACK). */
+ * rules (dwarf_cfi_addrframe: .eh_frame first, then .debug_frame), keeps
+ * them in a table, and applies them as libunwind's dwarf_step does:
+ *  - the CFA is a register + offset; %rsp is the CFA of the frame (the
+ *    sampled %rsp first);
+ *  - each register is undefined, the same value, saved at CFA + n, the
+ *    value CFA + n, or another register; a memory word perf cannot read
+ *    (past the stack dump, in no mapped file) reads as 0, as perf's
+ *    access_mem gives it;
+ *  - an undefined return address or %rbp, or a step that changes
+ *    neither pc nor CFA, ends the walk; a return address of 0 is a frame
+ *    (perf prints it as 0 - 1), and the next step ends in no map;
+ *  - the pc of a caller frame is looked up at pc - 1;
+ *  - a pc in no mapped file ends the walk (perf's find_proc_info finds
+ *    no map); a pc in a DSO without an FDE for it gets libunwind's
+ *    guesses: a PLT stub's shape, else %rbp as a frame pointer when it
+ *    lies within 16 KiB above the CFA (return address at %rbp + 8, CFA
+ *    16 bytes up, every other register unknown).
+ * A frame whose rule is anything else (a CFA expression, a signal frame)
+ * hands the whole sample back to libdwfl (FAST_FALLBACK). */
 #include <dwarf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -28,12 +34,15 @@
 
 #define NREGS 17	/* x86-64's DWARF registers libdwfl unwinds */
 #define RA 16
+#define RBP 6
+#define RSP 7
 
 enum { R_NONE, R_UNDEF, R_SAME, R_LOC, R_VAL, R_REG };
 
 struct cfi_rule {
 	const Dwfl_Module *mod;		/* key, with pc; NULL: free slot */
 	uint64_t pc;
+	bool found;			/* an FDE covers pc */
 	bool simple;
 	uint8_t cfa_reg;
 	int64_t cfa_off;
@@ -158,20 +167,48 @@ static const struct cfi_rule *rule_get(struct unwind_state *u, Dwfl_Module *mod,
 			fr = NULL;
 	}
 	if (fr) {
+		r->found = true;
 		rule_fill(r, fr);
 		free(fr);
 	}
 	return r;
 }
 
+/* A word of memory as perf's libunwind reader gives it: the stack dump,
+ * else the file mapped there, else 0 (its access_mem never fails). */
+static uint64_t word(struct unwind_state *u, uint64_t addr)
+{
+	Dwarf_Word w;
+
+	return pev__unwind_memory_read(u->sp->dwfl, addr, &w, u) ? w : 0;
+}
+
+/* libunwind's test for a PLT stub at ip (jmp *x(%rip); push $n; jmp). */
+static bool plt_entry(struct unwind_state *u, uint64_t ip)
+{
+	uint64_t w0 = word(u, ip), w1 = word(u, ip + 8);
+
+	return (w0 & 0xffff) == 0x25ff && (w0 >> 48 & 0xff) == 0x68 &&
+	       (w1 >> 24 & 0xff) == 0xe9;
+}
+
+/* x86-64 rt_sigreturn (mov $15,%rax; syscall) at ip: a signal frame. */
+static bool sigreturn_at(struct unwind_state *u, uint64_t ip)
+{
+	return word(u, ip) == 0x0f0000000fc0c748ull && (word(u, ip + 8) & 0xff) == 0x05;
+}
+
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 {
-	uint64_t regs[UNWIND_DWARF_REGS], nregs_v[NREGS], set, pc;
+	uint64_t regs[UNWIND_DWARF_REGS], nregs_v[NREGS], set, pc, cfa;
 	struct space *s = u->sp;
+	bool prev_instr = false;	/* look the CFI up at pc - 1 */
 
-	if (pev__unwind_regs_to_dwarf(EM_X86_64, &u->smp->regs_user, regs, &set, &pc) != NREGS)
+	if (pev__unwind_regs_to_dwarf(EM_X86_64, &u->smp->regs_user, regs, &set, &pc) != NREGS ||
+	    !(set >> RSP & 1))
 		return FAST_FALLBACK;
 	pc = ip;
+	cfa = regs[RSP];		/* libunwind's rsp is its CFA */
 	u->n = 0;
 	for (;;) {
 		u->pcs[u->n] = pc;
@@ -183,23 +220,51 @@ int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 
 		if (r == -2)
 			return r;
-		uint64_t look = u->n == 1 ? pc : pc - 1;
+		uint64_t look = prev_instr ? pc - 1 : pc, prev_pc = pc, prev_cfa = cfa;
 		Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, look);
+		const struct cfi_rule *rule = mod ? rule_get(u, mod, look) : NULL;
 
 		if (!mod)
-			return FAST_FALLBACK;
-		const struct cfi_rule *rule = rule_get(u, mod, look);
-
+			return 0;	/* perf: no map, no DSO: the end */
 		if (!rule)
 			return -ENOMEM;
+		if (!rule->found) {
+			/* No FDE in the DSO: libunwind's guesses. */
+			if (sigreturn_at(u, pc))
+				return FAST_FALLBACK;
+			if (plt_entry(u, pc)) {
+				/* A call into the stub: the return address
+				 * is at the CFA, nothing else saved. */
+				pc = word(u, cfa);
+				cfa += 8;
+			} else {
+				uint64_t rbp = regs[RBP];
+
+				if (!(set >> RBP & 1) || !rbp || rbp < cfa ||
+				    rbp - cfa > 0x4000)
+					return 0;
+				/* rbp taken as a frame pointer */
+				regs[RBP] = word(u, rbp);
+				pc = word(u, rbp + 8);
+				cfa += 16;
+				set = 1ull << RBP;
+				prev_instr = true;
+			}
+			regs[RSP] = cfa;
+			set |= 1ull << RSP;
+			continue;
+		}
 		if (!rule->simple)
 			return FAST_FALLBACK;
 
-		bool cfa_ok = set >> rule->cfa_reg & 1, pc_undef = false;
-		uint64_t cfa = regs[rule->cfa_reg] + (uint64_t)rule->cfa_off, nset = 0;
+		bool pc_undef = false;
+		uint64_t nset = 0;
 
+		if (!(set >> rule->cfa_reg & 1))
+			return 0;	/* libunwind: no such register, stop */
+		cfa = (rule->cfa_reg == RSP ? cfa : regs[rule->cfa_reg]) +
+		      (uint64_t)rule->cfa_off;
 		for (int i = 0; i < NREGS; i++) {
-			Dwarf_Word w;
 			int64_t a = rule->arg[i];
 
 			switch (rule->kind[i]) {
@@ -207,6 +272,7 @@ int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 				if (i == RA)
 					pc_undef = true;
 				break;
+			case R_NONE:	/* libunwind: the same value */
 			case R_SAME:
 				if (set >> i & 1) {
 					nregs_v[i] = regs[i];
@@ -214,16 +280,12 @@ int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 				}
 				break;
 			case R_LOC:
-				if (cfa_ok && pev__unwind_memory_read(s->dwfl, cfa + (uint64_t)a, &w, u)) {
-					nregs_v[i] = w;
-					nset |= 1ull << i;
-				}
+				nregs_v[i] = word(u, cfa + (uint64_t)a);
+				nset |= 1ull << i;
 				break;
 			case R_VAL:
-				if (cfa_ok) {
-					nregs_v[i] = cfa + (uint64_t)a;
-					nset |= 1ull << i;
-				}
+				nregs_v[i] = cfa + (uint64_t)a;
+				nset |= 1ull << i;
 				break;
 			case R_REG:
 				if (set >> a & 1) {
@@ -235,10 +297,17 @@ int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 				break;
 			}
 		}
-		if (pc_undef || !(nset >> RA & 1) || nregs_v[RA] == 0)
+		/* The end: an undefined return address, or (x86-64 ABI) an
+		 * undefined %rbp. */
+		if (pc_undef || !(nset >> RBP & 1) || !(nset >> RA & 1))
 			return 0;
 		memcpy(regs, nregs_v, sizeof(nregs_v));
 		set = nset;
+		regs[RSP] = cfa;
+		set |= 1ull << RSP;
 		pc = regs[RA];
+		prev_instr = true;
+		if (pc == prev_pc && cfa == prev_cfa)
+			return 0;	/* libunwind: a frame that goes nowhere */
 	}
 }

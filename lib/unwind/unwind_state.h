@@ -59,9 +59,9 @@ bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, vo
 bool pev__unwind_ra_undefined(struct space *s, uint64_t pc);
 
 /* unwind_fast.c: the walk of the sample in u from ip into u->pcs and
- * u->act, as libdwfl's unwinder would do it (x86-64): 0, -2 (the maps
+ * u->act, as perf's libunwind steps (x86-64): 0, -2 (the maps
  * changed), -ENOMEM, or FAST_FALLBACK when a frame needs what only
- * libdwfl does (CFA expressions, signal frames, no CFI, no module). */
+ * libdwfl does here (CFA expressions, signal frames). */
 #define FAST_FALLBACK 1
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip);
 void pev__rules_clear(struct unwind_state *u);

@@ -9,7 +9,8 @@
  *    -fomit-frame-pointer whose hot loop calls an inlined function;
  *  - by perf, from python3 running a small script (a program we did not
  *    write: libpython, libc, ld.so and their debug files; name@plt
- *    frames, when sampled, compared as they are);
+ *    frames, when sampled, compared as they are, and the exit handlers'
+ *    code without CFI, where perf's libunwind guesses from %rbp);
  *  - by perf with breakpoints on the PLT stubs of a program built here;
  *  - by perfev record --call-graph dwarf, from the C program (launched
  *    by perfev, and attached to with -p);
@@ -77,38 +78,15 @@ static const char script[] =
 	"    t += len(json.dumps(build(20000)))\n"
 	"print(t)\n";
 
-/* Samples taken in the exit handlers run code without CFI (_fini), where
- * perf's libunwind guesses frames from %rbp and perfev's libdw walk goes
- * on (README: known differences): with skip_exit, the samples whose
- * perfev chain passes through __run_exit_handlers are left out of both
- * outputs (the same samples: the headers are compared). */
-static const char drop_exit[] =
-	"awk -v RS= -v ORS='\\n\\n' 'FILENAME == ARGV[1] { bad[FNR] = /__run_exit_handlers/; next } !bad[FNR]'";
-
-static void same_output_ex(const char *file, const char *fields, const char *needle,
-			   bool skip_exit)
+static void same_output(const char *file, const char *fields, const char *needle)
 {
 	char pa[128], pb[128];
 	size_t la, lb;
 
-	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/a0.txt 2>/dev/null", t_perfev(),
+	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/a.txt 2>/dev/null", t_perfev(),
 			  file, fields, dir), 0);
-	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/b0.txt 2>/dev/null", PERF,
+	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/b.txt 2>/dev/null", PERF,
 			  file, fields, dir), 0);
-	if (skip_exit) {
-		CHECK_EQ_INT(t_sh("cd %s && cp a0.txt k.txt && %s k.txt a0.txt > a.txt && %s k.txt b0.txt > b.txt",
-				  dir, drop_exit, drop_exit), 0);
-		/* A frame on the first byte of a PLT stub of the stripped
-		 * _json module: perf 6.1 sometimes prints it [unknown] where
-		 * it names the stub elsewhere (not understood yet; README,
-		 * known differences): such frames count as equal here.  PLT
-		 * names are compared for real by the breakpoint case below
-		 * and by compat/script_symbols_real. */
-		CHECK_EQ_INT(t_sh("cd %s && sed -E -i 's/ [^ ]+@plt\\+0x0 \\(/ [unknown] (/' a.txt b.txt",
-				  dir), 0);
-	} else {
-		CHECK_EQ_INT(t_sh("cd %s && mv a0.txt a.txt && mv b0.txt b.txt", dir), 0);
-	}
 	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
 	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
 	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
@@ -126,11 +104,6 @@ static void same_output_ex(const char *file, const char *fields, const char *nee
 	}
 	free(a);
 	free(b);
-}
-
-static void same_output(const char *file, const char *fields, const char *needle)
-{
-	same_output_ex(file, fields, needle, false);
 }
 
 /* The kinds of the side-band records a file holds before the
@@ -222,7 +195,7 @@ int main(void)
 		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/py.data -- %s %s/s.py >/dev/null 2>&1",
 				  PERF, dir, PYTHON, dir), 0);
 		snprintf(f, sizeof(f), "%s/py.data", dir);
-		same_output_ex(f, "", "_PyEval_EvalFrameDefault+0x", true);
+		same_output(f, "", "_PyEval_EvalFrameDefault+0x");
 	}
 
 	/* Files perfev records of a workload, read by both.  perfev wrote
