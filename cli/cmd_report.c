@@ -114,13 +114,9 @@ static int setup_and_read(struct report *r)
 	r->cumulate = has_cc && r->children_flag && !pev_data_is_pipe(r->data);
 	if (r->inverted || (has_cc && r->children_flag && !r->order_set))
 		r->gorder = PEV_PROFILE_CALLER;
-	if (r->fields && report_parse_fields(r, r->cumulate) < 0)
+	if (report_setup_fields(r) < 0)
 		return EXIT_USAGE;
-	if (!r->sort)
-		report_parse_sort(r, "comm,dso,symbol");
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
-	report_setup_cols(r);
-	report_fields_cols(r);
 	report_setup_elide(r);
 
 	if (any_filter(&r->fopts)) {
@@ -156,6 +152,7 @@ static int setup_and_read(struct report *r)
 	}
 	for (unsigned i = 0; i < r->nkeys; i++)
 		popts.keys[i] = r->keys[i];
+	memcpy(popts.sort_order, r->sort_order, sizeof(popts.sort_order));
 	popts.callchains = r->chain != NULL;
 	popts.children = r->cumulate;
 	popts.caller_first = r->use_callchain;
@@ -316,7 +313,6 @@ static int report_run(struct report *r)
 out:
 	pev_profile_free(r->prof);
 	report_stats_free(r);
-	free(r->fields_keys);
 	free(r->cpu_socket);
 	pev_chain_free(r->chain);
 	pev_filter_free(r->filter);
@@ -343,7 +339,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
 		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size (default comm,dso,symbol)", opt_sort, 0 },
-		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields: overhead columns in perf's order (overhead_children, overhead, overhead_sys, overhead_us, sample, period), then sort keys", NULL, 0 },
+		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields in this order: overhead, overhead_children, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, sample, period and sort keys (they sort the entries, after -s; +field: after the default columns)", NULL, 0 },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
 		{ OPT_BOOL, 'G', "inverted", &r.inverted, NULL, "caller-based call graphs", NULL, 0 },

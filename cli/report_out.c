@@ -274,9 +274,20 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 		len += (size_t)n;
 		room -= (size_t)n;
 		switch (c->kind) {
-		case C_CHILDREN:
+		case C_CHILDREN:	/* perf's hpp__fmt_acc: N/A without children */
+			if (!r->cumulate)
+				n = snprintf(line + len, room, "%*s", c->width, "N/A");
+			else
+				n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+					     pct(e->acc_period, total));
+			break;
+		case C_GUEST_SYS:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-				     pct(e->acc_period, total));
+				     pct(e->period_guest_sys, total));
+			break;
+		case C_GUEST_US:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_guest_us, total));
 			break;
 		case C_OVERHEAD:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,

@@ -56,6 +56,19 @@ enum pev_sort_key {
 };
 #define PEV_PROFILE_MAX_KEYS 16
 
+/* Items of an output order (pev_profile_opts.sort_order) besides the sort
+ * keys: perf's hpp fields, each sorting larger values first. */
+enum pev_sort_field {
+	PEV_FIELD_OVERHEAD = 256,	/* overhead: self period */
+	PEV_FIELD_CHILDREN,		/* overhead_children: cumulative period */
+	PEV_FIELD_SYS,			/* overhead_sys */
+	PEV_FIELD_US,			/* overhead_us */
+	PEV_FIELD_GUEST_SYS,		/* overhead_guest_sys */
+	PEV_FIELD_GUEST_US,		/* overhead_guest_us */
+	PEV_FIELD_SAMPLES,		/* sample */
+	PEV_FIELD_PERIOD,		/* period */
+};
+
 enum pev_profile_order { PEV_PROFILE_CALLEE = 0, PEV_PROFILE_CALLER = 1 };
 enum pev_profile_match { PEV_PROFILE_FUNCTION = 0, PEV_PROFILE_ADDRESS = 1 };
 
@@ -85,6 +98,11 @@ struct pev_profile_opts {
 	size_t nr_cpu_socket;
 	/* Timestamps printed relative to nothing: the profile only keeps the
 	 * numbers. */
+	/* The output order (perf's sort list) when it is not the default
+	 * (overhead_children in children mode, overhead, then keys[]):
+	 * enum pev_sort_field items and sort keys, compared in turn, 0 ends.
+	 * Keys listed here must also be in keys[]. */
+	int sort_order[2 * PEV_PROFILE_MAX_KEYS];
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */

@@ -607,6 +607,16 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 		p->key_on[p->opts.keys[i]] = true;
 		p->nkeys++;
 	}
+	for (unsigned i = 0; i < 2 * PEV_PROFILE_MAX_KEYS && p->opts.sort_order[i]; i++) {
+		int it = p->opts.sort_order[i];
+
+		if (it >= PEV_FIELD_OVERHEAD ? it > PEV_FIELD_PERIOD :
+		    it >= PEV_SORT_MAX || it < 0 || !p->key_on[it]) {
+			free(p);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
 	p->frame_ip = p->opts.match == PEV_PROFILE_ADDRESS ||
 		      p->key_on[PEV_SORT_SRCLINE] || p->key_on[PEV_SORT_SRCFILE];
 	p->nevents = pev_decoder_nr_attrs(dec);

@@ -348,21 +348,68 @@ static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
 	return key_collapse(a, b, k);
 }
 
+/* perf's __hpp__sort_acc: the cumulative period, then (same thread,
+ * call graphs shown) the caller above the callee. */
+static int children_cmp(const struct pev_profile *p, const struct pf_entry *a,
+			const struct pf_entry *b)
+{
+	if (!p->opts.children)
+		return 0;
+	if (a->e.acc_period != b->e.acc_period)
+		return a->e.acc_period > b->e.acc_period ? -1 : 1;
+	if (p->opts.caller_first && a->e.pid == b->e.pid &&
+	    a->e.tid == b->e.tid && a->e.max_depth != b->e.max_depth) {
+		bool deeper_first = p->opts.order == PEV_PROFILE_CALLER;
+
+		return (a->e.max_depth > b->e.max_depth) == deeper_first ? -1 : 1;
+	}
+	return 0;
+}
+
+static int larger_first(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/* One item of an output order (a pev_sort_field or a key). */
+static int item_cmp(const struct pev_profile *p, const struct pf_entry *a,
+		    const struct pf_entry *b, int item)
+{
+	switch (item) {
+	case PEV_FIELD_OVERHEAD:
+	case PEV_FIELD_PERIOD:
+		return larger_first(a->e.period, b->e.period);
+	case PEV_FIELD_CHILDREN:
+		return children_cmp(p, a, b);
+	case PEV_FIELD_SYS:
+		return larger_first(a->e.period_sys, b->e.period_sys);
+	case PEV_FIELD_US:
+		return larger_first(a->e.period_us, b->e.period_us);
+	case PEV_FIELD_GUEST_SYS:
+		return larger_first(a->e.period_guest_sys, b->e.period_guest_sys);
+	case PEV_FIELD_GUEST_US:
+		return larger_first(a->e.period_guest_us, b->e.period_guest_us);
+	case PEV_FIELD_SAMPLES:
+		return larger_first(a->e.nr_samples, b->e.nr_samples);
+	default:
+		return key_sort(a, b, (enum pev_sort_key)item);
+	}
+}
+
 /* perf's hist_entry__sort(a, b) < 0: a is printed before b. */
 static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 {
 	const struct pf_entry *a = &p->ents[ia], *b = &p->ents[ib];
 	int c;
 
-	if (p->opts.children && a->e.acc_period != b->e.acc_period)
-		return a->e.acc_period > b->e.acc_period ? -1 : 1;
-	/* perf's __hpp__sort_acc: same thread, the caller above the callee */
-	if (p->opts.children && p->opts.caller_first && a->e.pid == b->e.pid &&
-	    a->e.tid == b->e.tid && a->e.max_depth != b->e.max_depth) {
-		bool deeper_first = p->opts.order == PEV_PROFILE_CALLER;
-
-		return (a->e.max_depth > b->e.max_depth) == deeper_first ? -1 : 1;
+	if (p->opts.sort_order[0]) {
+		for (unsigned i = 0; i < 2 * PEV_PROFILE_MAX_KEYS && p->opts.sort_order[i]; i++)
+			if ((c = item_cmp(p, a, b, p->opts.sort_order[i])))
+				return c;
+		return 0;
 	}
+	if ((c = children_cmp(p, a, b)))
+		return c;
 	if (a->e.period != b->e.period)
 		return a->e.period > b->e.period ? -1 : 1;
 	for (unsigned i = 0; i < p->nkeys; i++)
