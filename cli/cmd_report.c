@@ -212,7 +212,7 @@ static int setup_and_read(struct report *r)
 static int print_header(struct report *r)
 {
 	size_t len;
-	char *h = cli_header_text(r->data, r->input, &len);
+	char *h = cli_header_text(r->data, r->input, r->show_info, &len);
 
 	if (!h) {
 		cli_error("out of memory");
@@ -351,6 +351,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 0, "percentage", &r.percentage, "relative|absolute", "percentages of filtered entries: of what the filters keep, or of everything (default)", NULL, 0 },
 		{ OPT_BOOL, 0, "header", &r.header, NULL, "print the file's header before the report", NULL, 0 },
 		{ OPT_BOOL, 0, "header-only", &r.header_only, NULL, "print only the file's header", NULL, 0 },
+		{ OPT_BOOL, 'I', "show-info", &r.show_info, NULL, "with --header(-only): the CPU and NUMA topology, caches and memory nodes in full", NULL, 0 },
 		{ OPT_BOOL, 0, "stats", &r.stats, NULL, "only the number of records of each type (perf's Aggregated stats)", NULL, 0 },
 		{ OPT_BOOL, 'T', "threads", &r.threads, NULL, "per-thread counts of the file's READ records (perf record -s) after the report", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &r.quiet, NULL, "no header lines and no tip", NULL, 0 },

@@ -127,7 +127,7 @@ static int run(struct script *s)
 
 	if (s->opt.header) {
 		size_t hlen;
-		char *h = cli_header_text(s->data, s->opt.input, &hlen);
+		char *h = cli_header_text(s->data, s->opt.input, s->opt.show_info, &hlen);
 
 		if (!h) {
 			cli_error("out of memory");
@@ -210,6 +210,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_STRING, 0, "dsos", &s.opt.filter.dso, "dso[,dso...]", "only samples whose ip is in these DSOs", NULL, 0 },
 		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (an entry 0xADDR matches the ip itself, as perf)", NULL, 0 },
 		{ OPT_BOOL, 0, "header", &s.opt.header, NULL, "print the file's header first", NULL, 0 },
+		{ OPT_BOOL, 'I', "show-info", &s.opt.show_info, NULL, "with --header: the CPU and NUMA topology, caches and memory nodes in full", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &s.opt.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};

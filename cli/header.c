@@ -190,7 +190,140 @@ static void print_groups(FILE *o, const struct pev_data_features *f)
 	}
 }
 
-static void print_feature(FILE *o, const struct pev_data_features *f, unsigned feat)
+/* perf's cpu_map__snprint of a parsed list: sorted, each CPU once,
+ * consecutive runs as "a-b"; an empty list is perf's dummy map, "-1". */
+static void print_cpu_list(FILE *o, const char *list)
+{
+	uint8_t set[4096] = { 0 };	/* bit per CPU, up to 32768 */
+	bool any = false, first = true;
+	const char *s = list;
+
+	while (s && *s) {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			break;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (unsigned long c = a; c <= b && c < sizeof(set) * 8; c++) {
+			set[c / 8] |= (uint8_t)(1u << (c % 8));
+			any = true;
+		}
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	if (!any) {
+		fputs("-1\n", o);
+		return;
+	}
+	for (unsigned c = 0; c < sizeof(set) * 8; c++) {
+		unsigned e = c;
+
+		if (!(set[c / 8] & (1u << (c % 8))))
+			continue;
+		while (e + 1 < sizeof(set) * 8 && (set[(e + 1) / 8] & (1u << ((e + 1) % 8))))
+			e++;
+		fprintf(o, e > c ? "%s%u-%u" : "%s%u", first ? "" : ",", c, e);
+		first = false;
+		c = e;
+	}
+	fputc('\n', o);
+}
+
+static void print_cpu_topology(FILE *o, const struct pev_data_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_core_siblings; i++)
+		fprintf(o, "# sibling sockets : %s\n", f->core_siblings[i]);
+	for (uint32_t i = 0; i < f->nr_die_siblings; i++)
+		fprintf(o, "# sibling dies    : %s\n", f->die_siblings[i]);
+	for (uint32_t i = 0; i < f->nr_thread_siblings; i++)
+		fprintf(o, "# sibling threads : %s\n", f->thread_siblings[i]);
+	if (!f->nr_topo_cpus) {
+		fprintf(o, "# Core ID%s and Socket ID information is not available\n",
+			f->nr_die_siblings ? ", Die ID" : "");
+		return;
+	}
+	/* perf: one line per available CPU, ids as signed numbers */
+	for (uint32_t i = 0; i < f->nr_cpus_avail && i < f->nr_topo_cpus; i++) {
+		const struct pev_data_cpu_topo_cpu *c = &f->topo_cpus[i];
+
+		if (f->nr_die_siblings)
+			fprintf(o, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i,
+				(int)c->core_id, (int)c->die_id, (int)c->socket_id);
+		else
+			fprintf(o, "# CPU %u: Core ID %d, Socket ID %d\n", i,
+				(int)c->core_id, (int)c->socket_id);
+	}
+}
+
+/* perf's unit_number__scnprintf: divide while the quotient exceeds 1 */
+static void print_mem_topology(FILE *o, const struct pev_data_features *f)
+{
+	fprintf(o, "# memory nodes (nr %d, block size 0x%llx):\n", (int)f->nr_mem_nodes,
+		(unsigned long long)f->mem_block_size);
+	for (uint64_t i = 0; i < f->nr_mem_nodes; i++) {
+		const struct pev_data_mem_node *n = &f->mem_nodes[i];
+		uint64_t w = 0, size;
+		char map[100] = "";
+		size_t len = 0;
+		int unit = 0;
+
+		for (uint64_t b = 0; b < n->size; b++) {
+			uint64_t top = b;
+
+			if (!(n->bitmap[b / 64] >> (b % 64) & 1))
+				continue;
+			while (top + 1 < n->size && (n->bitmap[(top + 1) / 64] >> ((top + 1) % 64) & 1))
+				top++;
+			w += top - b + 1;
+			/* perf's bitmap_scnprintf into 100 bytes */
+			if (len < sizeof(map) - 1)
+				len += (size_t)snprintf(map + len, sizeof(map) - len,
+							top > b ? "%s%" PRIu64 "-%" PRIu64 : "%s%" PRIu64,
+							len ? "," : "", b, top);
+			if (len > sizeof(map) - 1)
+				len = sizeof(map) - 1;
+			b = top;
+		}
+		size = f->mem_block_size * w;
+		while (size / 1024 > 1 && unit < 3) {
+			size /= 1024;
+			unit++;
+		}
+		fprintf(o, "#  %3" PRIu64 " [%" PRIu64 "%c]: %s\n", n->node, size, "BKMG"[unit], map);
+	}
+}
+
+static void print_full_info(FILE *o, const struct pev_data_features *f, unsigned feat)
+{
+	switch (feat) {
+	case PEV_FEAT_CPU_TOPOLOGY:
+		print_cpu_topology(o, f);
+		break;
+	case PEV_FEAT_NUMA_TOPOLOGY:
+		for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
+			const struct pev_data_numa_node *n = &f->numa_nodes[i];
+
+			fprintf(o, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n",
+				n->node, n->mem_total, n->mem_free);
+			fprintf(o, "# node%u cpu list : ", n->node);
+			print_cpu_list(o, n->cpus);
+		}
+		break;
+	case PEV_FEAT_CACHE:
+		fputs("# CPU cache info:\n", o);
+		for (uint32_t i = 0; i < f->nr_caches; i++)
+			fprintf(o, "#  L%d %-15s %8s [%s]\n", (int)f->caches[i].level,
+				f->caches[i].type, f->caches[i].size, f->caches[i].map);
+		break;
+	case PEV_FEAT_MEM_TOPOLOGY:
+		print_mem_topology(o, f);
+		break;
+	}
+}
+
+static void print_feature(FILE *o, const struct pev_data_features *f, unsigned feat,
+			  bool full)
 {
 	switch (feat) {
 	case PEV_FEAT_HOSTNAME: fprintf(o, "# hostname : %s\n", f->hostname); break;
@@ -213,7 +346,10 @@ static void print_feature(FILE *o, const struct pev_data_features *f, unsigned f
 	case PEV_FEAT_EVENT_DESC: print_event_desc(o, f); break;
 	case PEV_FEAT_CPU_TOPOLOGY: case PEV_FEAT_NUMA_TOPOLOGY: case PEV_FEAT_CACHE:
 	case PEV_FEAT_MEM_TOPOLOGY:
-		fprintf(o, "# %s info available, use -I to display\n", pev_feat_name(feat));
+		if (full)
+			print_full_info(o, f, feat);
+		else
+			fprintf(o, "# %s info available, use -I to display\n", pev_feat_name(feat));
 		break;
 	case PEV_FEAT_BRANCH_STACK: fputs("# contains samples with branch stack\n", o); break;
 	case PEV_FEAT_PMU_MAPPINGS:
@@ -285,7 +421,7 @@ static void print_feature(FILE *o, const struct pev_data_features *f, unsigned f
 	}
 }
 
-char *cli_header_text(const struct pev_data *d, const char *path, size_t *len)
+char *cli_header_text(const struct pev_data *d, const char *path, bool full, size_t *len)
 {
 	const struct pev_data_features *f = pev_data_features(d);
 	struct pev_data_cut cut;
@@ -318,7 +454,7 @@ char *cli_header_text(const struct pev_data *d, const char *path, size_t *len)
 		fputs("# ========\n#\n", o);
 	for (unsigned feat = 1; f && feat < PERF61_LAST_FEATURE; feat++)
 		if (pev_data_features_has(f, feat))
-			print_feature(o, f, feat);
+			print_feature(o, f, feat, full);
 	if (f && !pev_data_is_pipe(d)) {
 		fputs("# missing features: ", o);
 		for (unsigned feat = 1; feat < PERF61_LAST_FEATURE; feat++)

@@ -4,14 +4,16 @@
 #ifndef PEV_CLI_HEADER_H
 #define PEV_CLI_HEADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <perfev/data.h>
 
-/* The text, from "# ========" to "# ========\n#\n"; full: the sections
- * perf prints only with -I (not implemented: perf's "info available"
- * lines are printed either way).  path gives "captured on" (the file's
- * mtime).  Returns a malloc'ed string (*len bytes), or NULL and errno. */
-char *cli_header_text(const struct pev_data *d, const char *path, size_t *len);
+/* The text, from "# ========" to "# ========\n#\n"; full (-I): the CPU
+ * and NUMA topology, caches and memory nodes in full, where perf
+ * otherwise prints "info available, use -I to display".  path gives
+ * "captured on" (the file's mtime).  Returns a malloc'ed string (*len
+ * bytes), or NULL and errno. */
+char *cli_header_text(const struct pev_data *d, const char *path, bool full, size_t *len);
 
 #endif

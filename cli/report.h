@@ -58,7 +58,7 @@ struct report {
 	bool children_flag;		/* --children (default) / --no-children */
 	bool explicit_callgraph;	/* -g given */
 	bool inverted, show_nr, show_total_period, threads, stats;
-	bool header, header_only, quiet, json, no_pager, stdio, force;
+	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
 	bool show_cpu_util;
 	const char *percent_limit_str;
 	double percent_limit;

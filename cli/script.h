@@ -76,7 +76,7 @@ struct script_opts {
 	bool ns;
 	int max_stack;
 	struct pev_filter_opts filter;	/* --comm, --pid, --tid, -C, --time, ... */
-	bool header, force;
+	bool header, show_info, force;
 };
 
 struct script {

@@ -430,16 +430,15 @@ static int created_cmp(const void *x, const void *y)
 	return a->sub < b->sub ? -1 : a->sub > b->sub;
 }
 
-/* hists__findnew_entry: the new entry goes left when hist_entry__cmp(new,
- * old) < 0; perf's cmp functions compare (right, left), so the tree is in
- * descending key order. */
+/* hists__findnew_entry: the new entry goes left when hist_entry__cmp(old,
+ * new) < 0, the same argument order as the collapse below. */
 static bool in_left(const struct pev_profile *p, uint32_t a, uint32_t b)
 {
 	int c;
 
 	for (unsigned i = 0; i < p->nkeys; i++)
 		if ((c = key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
-			return c > 0;
+			return c < 0;
 	return false;
 }
 
@@ -582,8 +581,9 @@ static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
  * (addresses compare by a wrapping difference), so each is rebuilt. */
 static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
 {
-	/* perf collapses only for keys with a collapse function */
-	bool collapse = true;
+	/* perf 6.1 builds its collapsed tree only when a sort key has a
+	 * collapse function: of perfev's keys, only comm has one */
+	bool collapse = p->key_on[PEV_SORT_COMM];
 
 	sort_p = p;
 	qsort(o, n, sizeof(*o), created_cmp);

@@ -8,7 +8,8 @@
  * swapped, shows.  There perf's header lines are also checked against the
  * hand-written ids, perfev's stat prefixes (--per-socket/-die/-core)
  * against them, and pev_cpu_topology and the reader (on perf's file and on
- * ours) against them. */
+ * ours) against them.  perfev report --header-only -I prints both files'
+ * headers as perf's does. */
 #include <dirent.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -74,6 +75,30 @@ static char *header_lines(const char *path)
 	return out;
 }
 
+/* perfev report --header-only -I prints the whole header as perf's does,
+ * the topology, caches and memory nodes in full. */
+static void same_full_header(const char *path)
+{
+	char *pa[] = { PERF, "report", "--header-only", "-I", "-i", (char *)path, NULL };
+	char *qa[] = { (char *)t_perfev(), "report", "--header-only", "-I", "-i", (char *)path, NULL };
+	struct t_run p, q;
+
+	if (t_run_argv(pa, NULL, &p) < 0 || p.exit_code)
+		T_FATAL("perf report --header-only -I -i %s failed", path);
+	CHECK_OK(t_run_argv(qa, NULL, &q));
+	CHECK_EQ_INT(q.exit_code, 0);
+	CHECK_MSG(strstr(p.out, "# CPU cache info:") && strstr(p.out, "# memory nodes"),
+		  "%s: perf's -I header lacks the cache or memory lines:\n%s", path, p.out);
+	size_t line, at;
+	const char *qo = q.out ? q.out : "";
+
+	CHECK_MSG(!t_first_diff(p.out, strlen(p.out), qo, strlen(qo), &line, &at),
+		  "%s: -I header differs at line %zu:\n  perfev: %.200s\n  perf:   %.200s",
+		  path, line, qo + at, p.out + at);
+	t_run_free(&p);
+	t_run_free(&q);
+}
+
 static void compare_with_perf(const char *tag)
 {
 	char pp[128], qp[128];
@@ -89,6 +114,8 @@ static void compare_with_perf(const char *tag)
 		  "%s: perf's own header lacks lines expected here:\n%s", tag, pl);
 	CHECK_MSG(!strcmp(pl, ql), "%s: perf report -I differs:\nperf's file:\n%sperfev's "
 		  "file:\n%s", tag, pl, ql);
+	same_full_header(pp);
+	same_full_header(qp);
 	free(pl);
 	free(ql);
 }

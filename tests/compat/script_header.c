@@ -86,6 +86,11 @@ int main(void)
 	}
 	snprintf(in, sizeof(in), "-i - < %s/pipe.data", dir);
 	same_header("pipe on stdin", in);
+	/* -I: the topology, caches and memory nodes in full */
+	snprintf(in, sizeof(in), "-I -i %s/wide.data", dir);
+	same_header("wide -I", in);
+	snprintf(in, sizeof(in), "-I -i - < %s/pipe.data", dir);
+	same_header("pipe on stdin -I", in);
 	t_sh("rm -rf %s", dir);
 	return t_done();
 }
