@@ -33,6 +33,13 @@ static int opt_sort(const struct opt *o, const char *arg, void *ctx)
 	return report_parse_sort(r, arg) < 0 ? -1 : 0;
 }
 
+static int opt_branch(const struct opt *o, const char *arg, void *ctx)
+{
+	(void)arg;
+	((struct report *)ctx)->branch_flag = o->short_name == 'b';
+	return 0;
+}
+
 static int opt_percent_limit(const struct opt *o, const char *arg, void *ctx)
 {
 	struct report *r = ctx;
@@ -84,6 +91,37 @@ static bool file_has_callchain(struct report *r)
 	return false;
 }
 
+static bool file_has_branch_stack(struct report *r)
+{
+	const struct pev_decoder *dec = pev_data_decoder(r->data);
+
+	for (size_t i = 0; i < pev_decoder_nr_attrs(dec); i++)
+		if (pev_decoder_attr(dec, i)->sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+/* perf's sort__mode: branch mode with -b, or by default when the file
+ * has the BRANCH_STACK feature; -b on a file without branch stacks is
+ * an error. */
+static int setup_branch_mode(struct report *r)
+{
+	const struct pev_data_features *f = pev_data_features(r->data);
+	bool feat = f && pev_data_features_has(f, PEV_FEAT_BRANCH_STACK);
+
+	r->branch_mode = r->branch_flag == 1 || (r->branch_flag == -1 && feat);
+	if (r->branch_mode && !file_has_branch_stack(r)) {
+		if (r->branch_flag != 1) {
+			r->branch_mode = false;
+			return 0;
+		}
+		cli_error("-b/--branch-stack given but '%s' has no branch stacks; record with 'perf record -b' (a CPU with LBR or BRBE)",
+			  r->input);
+		return -1;
+	}
+	return 0;
+}
+
 static bool any_filter(const struct pev_filter_opts *f)
 {
 	return f->comm || f->pid || f->tid || f->cpu || f->time || f->dso || f->symbols;
@@ -99,6 +137,12 @@ static int setup_and_read(struct report *r)
 	char err[512] = "";
 	bool has_cc = file_has_callchain(r);
 
+	if (setup_branch_mode(r) < 0)
+		return EXIT_ERROR;
+	/* branch mode: no call graphs or children (perf's need the branch
+	 * entries' own chains) */
+	if (r->branch_mode)
+		has_cc = false;
 	if (r->explicit_callgraph && r->use_callchain && !has_cc) {
 		cli_error("'%s' has no call chains to show for -g; record with 'perfev record -g'",
 			  r->input);
@@ -155,6 +199,7 @@ static int setup_and_read(struct report *r)
 	memcpy(popts.sort_order, r->sort_order, sizeof(popts.sort_order));
 	popts.callchains = r->chain != NULL;
 	popts.children = r->cumulate;
+	popts.branch_mode = r->branch_mode;
 	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
 	popts.match = r->gkey;
@@ -332,6 +377,7 @@ int cmd_report(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.children_flag = true;
+	r.branch_flag = -1;
 	r.gmin_percent = 0.5;
 	r.max_stack = read_max_stack();
 	const struct opt opts[] = {
@@ -340,6 +386,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
 		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size (default comm,dso,symbol)", opt_sort, 0 },
 		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields in this order: overhead, overhead_children, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, sample, period and sort keys (they sort the entries, after -s; +field: after the default columns)", NULL, 0 },
+		{ OPT_CALLBACK, 'b', "branch-stack", NULL, NULL, "branch mode: one entry per branch of the samples' branch stacks (default on files that have them)", opt_branch, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "no-branch-stack", NULL, NULL, "not branch mode on a file with branch stacks", opt_branch, OPT_NOARG },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
 		{ OPT_BOOL, 'G', "inverted", &r.inverted, NULL, "caller-based call graphs", NULL, 0 },

@@ -60,6 +60,7 @@ struct report {
 	bool inverted, show_nr, show_total_period, threads, stats;
 	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
 	bool show_cpu_util;
+	int branch_flag;		/* -b: 1, --no-branch-stack: 0, else -1 */
 	const char *percent_limit_str;
 	double percent_limit;
 	int max_stack;
@@ -67,6 +68,8 @@ struct report {
 
 	/* derived */
 	bool use_callchain, cumulate, relative;
+	bool branch_mode;		/* perf's sort__mode == SORT_MODE__BRANCH */
+	const char *mispredict_last;	/* perf's static in its mispredict cell */
 	enum graph_mode gmode;
 	double gmin_percent;
 	enum pev_profile_order gorder;

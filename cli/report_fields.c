@@ -48,9 +48,14 @@ static void add(struct list *l, struct item x)
 		l->it[l->n++] = x;
 }
 
+static bool is_branch_key(enum pev_sort_key k)
+{
+	return k >= PEV_SORT_DSO_FROM && k <= PEV_SORT_ADDR_TO;
+}
+
 /* The names of s (',' or ' ' between them) into l; a name perfev does not
  * know is an error (what: "sort key" or "field"). */
-static int parse(struct list *l, const char *s, const char *what)
+static int parse(struct report *r, struct list *l, const char *s, const char *what)
 {
 	while (*s) {
 		size_t len = strcspn(s, ", ");
@@ -64,6 +69,11 @@ static int parse(struct list *l, const char *s, const char *what)
 				else
 					cli_error("unknown %s '%.*s'; see 'perfev report -h' for the names",
 						  what, (int)len, s);
+				return -EINVAL;
+			}
+			if (x.kind == C_KEY && is_branch_key(x.key) && !r->branch_mode) {
+				cli_error("%s '%.*s' needs branch mode: a file with branch stacks (perf record -b) and no --no-branch-stack",
+					  what, (int)len, s);
 				return -EINVAL;
 			}
 			if (x.kind != C_DROPPED)	/* perf drops it on x86 */
@@ -96,10 +106,11 @@ int report_setup_fields(struct report *r)
 	const char *f = r->fields;
 	bool strict = f && f[0] != '+';
 	struct list sort = { .n = 0 }, out = { .n = 0 }, fl = { .n = 0 };
-	const char *s = r->sort ? r->sort : strict ? NULL : "comm,dso,symbol";
+	const char *s = r->sort ? r->sort : strict ? NULL :
+			r->branch_mode ? "comm,dso_from,symbol_from,symbol_to,cycles" : "comm,dso,symbol";
 	static const struct item ipc = { C_IPC_NULL, PEV_SORT_SYM, "IPC   [IPC Coverage]" };
 
-	if (f && parse(&fl, strict ? f : f + 1, "field") < 0)
+	if (f && parse(r, &fl, strict ? f : f + 1, "field") < 0)
 		return -1;
 	if (f && !fl.n) {
 		cli_error("invalid -F/--fields '%s': name at least one field", f);
@@ -112,11 +123,12 @@ int report_setup_fields(struct report *r)
 		if (!strstr(s, "overhead"))
 			add(&sort, (struct item){ C_OVERHEAD, 0, "Overhead" });
 	}
-	if (s && parse(&sort, s, "sort key") < 0)
+	if (s && parse(r, &sort, s, "sort key") < 0)
 		return -1;
 	/* perf 6.1's report appends "ipc_null" to a sort order naming
-	 * "symbol" (symbol_size too); that key compares symbols. */
-	if (r->sort && strstr(r->sort, "symbol"))
+	 * "symbol" (symbol_size too); that key compares symbols.  In branch
+	 * mode it appends "ipc_lbr", which perf 6.1 crashes on: left out. */
+	if (r->sort && strstr(r->sort, "symbol") && !r->branch_mode)
 		add(&sort, ipc);
 	if (!strict) {		/* perf_hpp__init */
 		if (r->cumulate)

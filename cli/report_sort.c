@@ -46,14 +46,25 @@ static const struct key_name key_names[] = {
 	{ "p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "local_p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
+	/* branch mode only (bstack_sort_dimensions) */
+	{ "dso_from", PEV_SORT_DSO_FROM, C_KEY, "Source Shared Object" },
+	{ "dso_to", PEV_SORT_DSO_TO, C_KEY, "Target Shared Object" },
+	{ "symbol_from", PEV_SORT_SYM_FROM, C_KEY, "Source Symbol" },
+	{ "symbol_to", PEV_SORT_SYM_TO, C_KEY, "Target Symbol" },
+	{ "mispredict", PEV_SORT_MISPREDICT, C_KEY, "Branch Mispredicted" },
+	{ "in_tx", PEV_SORT_IN_TX, C_KEY, "Branch in transaction" },
+	{ "abort", PEV_SORT_ABORT, C_KEY, "Transaction abort" },
+	{ "cycles", PEV_SORT_CYCLES, C_KEY, "Basic Block Cycles" },
+	{ "srcline_from", PEV_SORT_SRCLINE_FROM, C_KEY, "From Source:Line" },
+	{ "srcline_to", PEV_SORT_SRCLINE_TO, C_KEY, "To Source:Line" },
+	{ "addr_from", PEV_SORT_ADDR_FROM, C_KEY, "Source Address" },
+	{ "addr_to", PEV_SORT_ADDR_TO, C_KEY, "Target Address" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
 	"parent", "trace", "transaction", "ipc_null",
-	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
-	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
-	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
+	"addr", "local_retire_lat", "retire_lat", "simd", "ipc_lbr",
 	"symbol_daddr", "dso_daddr", "locked", "tlb", "mem", "snoop",
 	"dcacheline", "phys_daddr", "data_page_size", "blocked",
 	NULL,

@@ -469,6 +469,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	}
 	uint32_t ei;
 
+	if (p->opts.branch_mode)
+		return (s->fields & PERF_SAMPLE_BRANCH_STACK) ?
+		       pev__pf_add_branches(p, s, cpumode, &k, level,
+					    pev__pf_frame_at(p, (uint32_t)self), filtered) : 0;
 	err = pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
 	if (err)
 		return err;

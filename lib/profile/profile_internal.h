@@ -38,6 +38,13 @@ struct pf_key {
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
 	uint64_t ins_lat;
+	/* branch mode: the ends (DSO, symbol, address when keyed by it),
+	 * the flags kept by the keys in use, the srclines */
+	struct pev_dso *dso_from, *dso_to;
+	const struct pev_symbol *sym_from, *sym_to;
+	uint64_t addr_from, addr_to, bflags;
+	uint64_t pstart_from, pstart_to;	/* the symbols' starts as perf has them */
+	const char *srcline_from, *srcline_to;
 	int32_t tid, cpu, socket;
 	uint32_t event;
 	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */
@@ -204,6 +211,15 @@ void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
 /* Records the size of the map frame id was found in (the first one). */
 void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
 			  const struct pev_addr_loc *loc);
+/* profile_branch.c */
+/* Branch mode: one entry per branch of s (k holds the sample's keys). */
+int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
+			 uint8_t cpumode, const struct pf_key *k, char level,
+			 const struct pev_profile_frame *self, bool filtered);
+/* perf's cmp(left, right) of a branch key (sort.c's sort__*_from_cmp...). */
+int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l,
+			   const struct pf_entry *r, enum pev_sort_key k);
+bool pev__pf_is_branch_key(enum pev_sort_key k);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

@@ -327,7 +327,12 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
-	default:
+	default:	/* perf's cmp(left, right) is key_collapse(right, left) */
+		if (pev__pf_is_branch_key(k)) {
+			int64_t c = pev__pf_branch_cmp(NULL, b, a, k);
+
+			return c < 0 ? -1 : c > 0;
+		}
 		return 0;
 	}
 }
@@ -344,6 +349,12 @@ static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
 		/* an inlined frame's symbol is named after the inlined function */
 		return cmp_name(a->key.inl ? a->key.inl : sa->name,
 				b->key.inl ? b->key.inl : sb->name);
+	}
+	/* perf's output sort: left first when cmp(new, old) > 0 */
+	if (pev__pf_is_branch_key(k)) {
+		int64_t c = pev__pf_branch_cmp(NULL, a, b, k);
+
+		return c > 0 ? -1 : c < 0;
 	}
 	return key_collapse(a, b, k);
 }
