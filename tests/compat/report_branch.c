@@ -11,7 +11,8 @@
  * dso_from, dso_to, symbol_to, addr_to, cycles, mispredict, srcline_to in
  * -s and -F, with -n and --show-total-period, and --no-branch-stack (the
  * samples themselves).  A branch key outside branch mode is refused
- * (exit 2), -b on a file without branch stacks too (exit 1).  perf's
+ * (exit 2), -b on a file without branch stacks too (exit 1); -j gives
+ * perf's branch count and its first entry's ends.  perf's
  * closing random tip is left out.
  * Not compared: sorts naming "symbol" (perf 6.1 adds ipc_lbr and crashes
  * on them), in_tx and abort (perf's != comparison splits equal entries
@@ -56,6 +57,14 @@ int main(int argc, char **argv)
 		snprintf(what, sizeof(what), "branch stacks, %u samples", sizes[z]);
 		for (size_t i = 0; branch_opts[i]; i++)
 			same_report(what, file, branch_opts[i]);
+		/* -j: the branches perf counts, the first entry's ends */
+		if (have("python3"))
+			CHECK_EQ_INT(t_sh("test \"$(%s report -i %s -j | python3 -c 'import json,sys; "
+					  "e = json.load(sys.stdin)[\"events\"][0]; f = e[\"entries\"][0]; "
+					  "print(e[\"event_count\"], f[\"from\"][\"symbol\"], f[\"to\"][\"symbol\"])')\" = "
+					  "\"$(%s report --stdio -i %s 2> /dev/null | awk '/^# Event count/ { n = $NF } "
+					  "/%%/ && !s { s = $5 \" \" $7 } END { print n, s }')\"",
+					  perfev, file, PERF, file), 0);
 		if (argc > 1)
 			printf("kept %s\n", dir);
 	}
