@@ -471,8 +471,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 
 	if (p->opts.branch_mode)
 		return (s->fields & PERF_SAMPLE_BRANCH_STACK) ?
-		       pev__pf_add_branches(p, s, cpumode, &k, level,
-					    pev__pf_frame_at(p, (uint32_t)self), filtered) : 0;
+		       pev__pf_add_branches(p, s, cpumode, &k, level, filtered) : 0;
 	err = pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
 	if (err)
 		return err;

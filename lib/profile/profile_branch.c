@@ -36,8 +36,12 @@ static int64_t branch_end(struct pev_profile *p, uint32_t pid, uint64_t addr,
 	*pstart = loc.sym ? loc.map_ip - loc.sym_off : 0;
 	if (!loc.dso)
 		return pev__pf_frame_get(p, NULL, NULL, NULL, addr, addr, addr, 'H');
-	return pev__pf_frame_get(p, loc.dso, loc.sym, NULL, addr, addr, loc.map_ip,
-				 loc.kernel ? 'k' : '.');
+	int64_t id = pev__pf_frame_get(p, loc.dso, loc.sym, NULL, addr, addr, loc.map_ip,
+				       loc.kernel ? 'k' : '.');
+
+	if (id >= 0)
+		pev__pf_set_map_size(p, (uint32_t)id, &loc);
+	return id;
 }
 
 static const struct pf_frame *pff(const struct pev_profile *p, int64_t id)
@@ -46,8 +50,7 @@ static const struct pf_frame *pff(const struct pev_profile *p, int64_t id)
 }
 
 int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
-			 uint8_t cpumode, const struct pf_key *sk, char level,
-			 const struct pev_profile_frame *self, bool filtered)
+			 uint8_t cpumode, const struct pf_key *sk, char level, bool filtered)
 {
 	const struct pev_branch_stack *bs = &s->branch_stack;
 	struct pev_profile_stats *st = &p->stats[sk->event];
@@ -66,6 +69,14 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 			return (int)ti;
 		const struct pf_frame *ff = pff(p, fi), *tf = pff(p, ti);
 
+		/* perf's branch iterator makes the target the entry's
+		 * location: the dso, sym and size keys read it */
+		k.dso = on[PEV_SORT_DSO] || (on[PEV_SORT_SYM] && tf->csym) ? tf->cdso : NULL;
+		if (on[PEV_SORT_SYM]) {
+			k.sym = tf->csym;
+			k.kip = tf->csym ? 0 : be->to;
+		}
+		pev__pf_size_keys(p, &k, tf);
 		if (on[PEV_SORT_DSO_FROM] || on[PEV_SORT_ADDR_FROM])
 			k.dso_from = ff->cdso;
 		if (on[PEV_SORT_DSO_TO] || on[PEV_SORT_ADDR_TO])
@@ -100,7 +111,7 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 		if (on[PEV_SORT_SRCLINE_TO] &&
 		    !(k.srcline_to = pev_profile_srcline(p, &tf->f, false)))
 			return -ENOMEM;
-		err = pev__pf_entry_find(p, &k, level, self, &ei);
+		err = pev__pf_entry_find(p, &k, level, &tf->f, &ei);
 		if (err)
 			return err;
 		struct pf_entry *pe = &p->ents[ei];

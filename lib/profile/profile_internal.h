@@ -212,10 +212,10 @@ void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
 void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
 			  const struct pev_addr_loc *loc);
 /* profile_branch.c */
-/* Branch mode: one entry per branch of s (k holds the sample's keys). */
+/* Branch mode: one entry per branch of s (k holds the sample's keys),
+ * located at the branch's target as perf locates it. */
 int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
-			 uint8_t cpumode, const struct pf_key *k, char level,
-			 const struct pev_profile_frame *self, bool filtered);
+			 uint8_t cpumode, const struct pf_key *k, char level, bool filtered);
 /* perf's cmp(left, right) of a branch key (sort.c's sort__*_from_cmp...). */
 int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l,
 			   const struct pf_entry *r, enum pev_sort_key k);

@@ -9,8 +9,9 @@
  * by default (the file has the BRANCH_STACK feature) with perf's default
  * sort comm,dso_from,symbol_from,symbol_to,cycles, -b, the branch keys
  * dso_from, dso_to, symbol_to, addr_to, cycles, mispredict, srcline_to in
- * -s and -F, with -n and --show-total-period, and --no-branch-stack (the
- * samples themselves).  A branch key outside branch mode is refused
+ * -s and -F, with -n and --show-total-period, dso and sym (which read the
+ * branch's target in branch mode), and --no-branch-stack (the samples
+ * themselves).  A branch key outside branch mode is refused
  * (exit 2), -b on a file without branch stacks too (exit 1); -j gives
  * perf's branch count and its first entry's ends.  perf's
  * closing random tip is left out.
@@ -27,7 +28,8 @@ static const char *const branch_opts[] = {
 	"-s dso_from,dso_to", "-s comm,dso_to,addr_to", "-s cycles",
 	"-s mispredict", "-s dso_from,srcline_to", "-s srcline_to,dso_to",
 	"-F overhead,sample,addr_to,cycles", "-F dso_to,overhead -s comm",
-	"-s pid,dso_to", "--percent-limit 0.5",
+	"-s pid,dso_to", "--percent-limit 0.5", "-s dso,sym,addr_from", "-s sym",
+	"-s dso_size,dso_to", "-s comm,dso,sym -n", "-F overhead,dso,symbol_to",
 	NULL,
 };
 
