@@ -32,8 +32,8 @@ static uint64_t key_hash(const struct pf_key *k)
 	return h;
 }
 
-int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
-		  const struct pev_profile_frame *fr, uint32_t *idx)
+static int entry_get(struct pev_profile *p, const struct pf_key *k, char level,
+		     const struct pev_profile_frame *fr, uint32_t *idx, bool search)
 {
 	uint64_t h = key_hash(k);
 	uint32_t i = (uint32_t)h & p->ehash.mask;
@@ -41,7 +41,7 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	for (; p->ehash.slot[i]; i = (i + 1) & p->ehash.mask) {
 		uint32_t e = p->ehash.slot[i] - 1;
 
-		if (p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
+		if (search && p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
 			*idx = e;
 			return 0;
 		}
@@ -79,6 +79,18 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	p->ehash.slot[i] = ++p->nents;
 	p->ehash.n++;
 	return pev__pf_htab_grow(&p->ehash, ent_rehash, p);
+}
+
+int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
+		  const struct pev_profile_frame *fr, uint32_t *idx)
+{
+	return entry_get(p, k, level, fr, idx, true);
+}
+
+int pev__pf_entry_new(struct pev_profile *p, const struct pf_key *k, char level,
+		      const struct pev_profile_frame *fr, uint32_t *idx)
+{
+	return entry_get(p, k, level, fr, idx, false);
 }
 
 /* ----------------------------------------------------------------- chains */
@@ -620,6 +632,9 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 			return NULL;
 		}
 	}
+	p->live_on = p->opts.branch_mode && (p->key_on[PEV_SORT_MISPREDICT] ||
+					     p->key_on[PEV_SORT_IN_TX] ||
+					     p->key_on[PEV_SORT_ABORT]);
 	p->frame_ip = p->opts.match == PEV_PROFILE_ADDRESS ||
 		      p->key_on[PEV_SORT_SRCLINE] || p->key_on[PEV_SORT_SRCFILE];
 	p->nevents = pev_decoder_nr_attrs(dec);
@@ -650,6 +665,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 		free(p->fblocks[i]);
 	free(p->fblocks);
 	pev__pf_cgroup_free(p);
+	pev__pf_live_free(p);
 	for (uint32_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

@@ -7,6 +7,7 @@
  * the level is 'H' and the address stays as it is.  The comparisons are
  * perf's own (sort.c), including their argument order. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile/profile_internal.h"
@@ -42,6 +43,71 @@ static int64_t branch_end(struct pev_profile *p, uint32_t pid, uint64_t addr,
 	if (id >= 0)
 		pev__pf_set_map_size(p, (uint32_t)id, &loc);
 	return id;
+}
+
+/* perf's hists__findnew_entry in its entries_in tree: down from the root
+ * by hist_entry__cmp(old, new) over the keys, merging into the first
+ * entry that compares equal, else a new entry where the walk ended.  With
+ * perf's != comparisons equal entries need not meet, and stay apart. */
+static int live_find(struct pev_profile *p, const struct pf_key *k, char level,
+		     const struct pev_profile_frame *fr, uint32_t *idx)
+{
+	uint32_t ev = k->event;
+
+	if (!p->live) {
+		p->live = calloc(p->nevents, sizeof(*p->live));
+		p->live_ent = calloc(p->nevents, sizeof(*p->live_ent));
+		if (!p->live || !p->live_ent)
+			return -ENOMEM;
+	}
+	struct pf_rbt *t = &p->live[ev];
+	struct pf_entry nw;
+	uint32_t x = t->root, y = 0, cap = t->cap;
+	bool left = false;
+	int z, err;
+
+	memset(&nw, 0, sizeof(nw));
+	nw.key = *k;
+	nw.e.nr_samples = 1;
+	while (x) {
+		const struct pf_entry *old = &p->ents[p->live_ent[ev][x]];
+		int c = 0;
+
+		for (unsigned i = 0; i < p->nkeys && !c; i++)
+			c = pev__pf_key_collapse(&nw, old, p->opts.keys[i]);
+		if (!c && old->key.filtered == k->filtered) {
+			*idx = p->live_ent[ev][x];
+			return 0;
+		}
+		y = x;
+		left = c < 0;
+		x = left ? t->l[x] : t->r[x];
+	}
+	err = pev__pf_entry_new(p, k, level, fr, idx);
+	if (err)
+		return err;
+	z = pev__pf_rbt_add(t, y, left);
+	if (z < 0)
+		return z;
+	if (t->cap != cap) {
+		uint32_t *e = realloc(p->live_ent[ev], t->cap * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		p->live_ent[ev] = e;
+	}
+	p->live_ent[ev][z] = *idx;
+	return 0;
+}
+
+void pev__pf_live_free(struct pev_profile *p)
+{
+	for (size_t i = 0; p->live && i < p->nevents; i++) {
+		pev__pf_rbt_release(&p->live[i]);
+		free(p->live_ent[i]);
+	}
+	free(p->live);
+	free(p->live_ent);
 }
 
 static const struct pf_frame *pff(const struct pev_profile *p, int64_t id)
@@ -111,7 +177,8 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 		if (on[PEV_SORT_SRCLINE_TO] &&
 		    !(k.srcline_to = pev_profile_srcline(p, &tf->f, false)))
 			return -ENOMEM;
-		err = pev__pf_entry_find(p, &k, level, &tf->f, &ei);
+		err = p->live_on ? live_find(p, &k, level, &tf->f, &ei) :
+				   pev__pf_entry_find(p, &k, level, &tf->f, &ei);
 		if (err)
 			return err;
 		struct pf_entry *pe = &p->ents[ei];

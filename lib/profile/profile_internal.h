@@ -182,6 +182,12 @@ struct pev_profile {
 	struct pev_srclines *srclines;
 	struct { const struct pev_dso *dso; uint64_t lo, hi; bool no_lines; } *src_dsos;
 	uint32_t nsrc_dsos;
+	/* Branch mode with keys perf compares with != (mispredict, in_tx,
+	 * abort): perf's entries_in tree per event, built as samples come
+	 * (position -> entry in live_ent), so entries merge as perf's do. */
+	struct pf_rbt *live;
+	uint32_t **live_ent;
+	bool live_on;
 };
 
 /* profile_intern.c */
@@ -195,6 +201,9 @@ char pev__pf_level_of(uint8_t cpumode, bool kernel);
 /* profile.c */
 int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx);
+/* A new entry even when one has key k (perf's trees can hold several). */
+int pev__pf_entry_new(struct pev_profile *p, const struct pf_key *k, char level,
+		      const struct pev_profile_frame *fr, uint32_t *idx);
 const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
 /* profile_src.c */
 const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
@@ -220,7 +229,22 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l,
 			   const struct pf_entry *r, enum pev_sort_key k);
 bool pev__pf_is_branch_key(enum pev_sort_key k);
+void pev__pf_live_free(struct pev_profile *p);
 /* profile_tree.c */
+/* A red-black tree over positions 1..n (0: none), as lib/rbtree.c
+ * balances it. */
+struct pf_rbt {
+	uint32_t *l, *r, *up;
+	uint8_t *red;
+	uint32_t root, n, cap;
+};
+/* Adds position n + 1 as the left or right child of parent (0: the root
+ * of an empty tree) and rebalances; its position or -ENOMEM. */
+int pev__pf_rbt_add(struct pf_rbt *t, uint32_t parent, bool left);
+void pev__pf_rbt_release(struct pf_rbt *t);
+/* perf's cmp(b, a) of key k (the order of its collapsed tree). */
+int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
+			 enum pev_sort_key k);
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);
 int pev__pf_finish(struct pev_profile *p);

@@ -264,8 +264,8 @@ static int s64_sign(uint64_t a, uint64_t b)
 }
 
 /* The order of perf's collapsed tree: its cmp functions, ascending. */
-static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
-			enum pev_sort_key k)
+int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
+			 enum pev_sort_key k)
 {
 	switch (k) {
 	case PEV_SORT_COMM:
@@ -327,7 +327,7 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
-	default:	/* perf's cmp(left, right) is key_collapse(right, left) */
+	default:	/* perf's cmp(left, right) is pev__pf_key_collapse(right, left) */
 		if (pev__pf_is_branch_key(k)) {
 			int64_t c = pev__pf_branch_cmp(NULL, b, a, k);
 
@@ -356,7 +356,7 @@ static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
 
 		return c > 0 ? -1 : c < 0;
 	}
-	return key_collapse(a, b, k);
+	return pev__pf_key_collapse(a, b, k);
 }
 
 /* perf's __hpp__sort_acc: the cumulative period, then (same thread,
@@ -448,20 +448,86 @@ static bool in_left(const struct pev_profile *p, uint32_t a, uint32_t b)
 	int c;
 
 	for (unsigned i = 0; i < p->nkeys; i++)
-		if ((c = key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+		if ((c = pev__pf_key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
 			return c < 0;
 	return false;
 }
 
-/* hists__collapse_insert_entry: left when collapse(old, new) < 0. */
-static bool collapse_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+/* hists__collapse_insert_entry: left when collapse(old, new) < 0, into
+ * the old entry when it is 0 (-2: merge). */
+static int collapse_dir(const struct pev_profile *p, uint32_t a, uint32_t b)
 {
 	int c;
 
 	for (unsigned i = 0; i < p->nkeys; i++)
-		if ((c = key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+		if ((c = pev__pf_key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
 			return c < 0;
-	return false;
+	return p->ents[a].key.filtered == p->ents[b].key.filtered ? -2 : 0;
+}
+
+static bool collapse_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	return collapse_dir(p, a, b) == 1;
+}
+
+/* he_stat__add_stat: entry a's totals into b (a is dropped). */
+static void merge_into(struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	struct pev_profile_entry *x = &p->ents[a].e, *y = &p->ents[b].e;
+
+	y->period += x->period;
+	y->nr_samples += x->nr_samples;
+	y->period_sys += x->period_sys;
+	y->period_us += x->period_us;
+	y->period_guest_sys += x->period_guest_sys;
+	y->period_guest_us += x->period_guest_us;
+	y->acc_period += x->acc_period;
+	y->acc_samples += x->acc_samples;
+	y->weight_sum += x->weight_sum;
+}
+
+/* perf's collapsed tree when its entries_in tree may hold entries that
+ * compare equal (branch mode's != keys): o[0..*n) inserted in turn, an
+ * entry meeting an equal one on its way down merged into it and left
+ * out; *n shrinks. */
+static int collapse_merge(struct pev_profile *p, uint32_t *o, uint32_t *n)
+{
+	struct pf_rbt t = { 0 };
+	uint32_t *pos = malloc(((size_t)*n + 1) * sizeof(*pos)), k = 0;
+	int err = 0;
+
+	if (!pos)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < *n && !err; i++) {
+		uint32_t x = t.root, y = 0;
+		int d = 0;
+
+		while (x) {
+			d = collapse_dir(p, o[i], pos[x]);
+			if (d == -2)
+				break;
+			y = x;
+			x = d ? t.l[x] : t.r[x];
+		}
+		if (x) {
+			merge_into(p, o[i], pos[x]);
+			continue;
+		}
+		int z = pev__pf_rbt_add(&t, y, d == 1);
+
+		if (z < 0)
+			err = z;
+		else
+			pos[z] = o[i];
+	}
+	/* the survivors, in insertion order: the caller sorts them next */
+	for (uint32_t i = 1; !err && i <= t.n; i++)
+		o[k++] = pos[i];
+	if (!err)
+		*n = k;
+	pev__pf_rbt_release(&t);
+	free(pos);
+	return err;
 }
 
 static bool output_left(const struct pev_profile *p, uint32_t a, uint32_t b)
@@ -473,13 +539,7 @@ static bool output_left(const struct pev_profile *p, uint32_t a, uint32_t b)
  * (lib/rbtree.c) with entry_cmp, equal ones to the right.  entry_cmp is
  * not transitive (the caller-first rule applies to one thread only), so
  * the printed order depends on the tree's shape: build the same tree. */
-struct rbt {
-	uint32_t *l, *r, *up;	/* 1-based positions, 0: none */
-	uint8_t *red;
-	uint32_t root;
-};
-
-static void rb_rotate(struct rbt *t, uint32_t x, bool left)
+static void rb_rotate(struct pf_rbt *t, uint32_t x, bool left)
 {
 	uint32_t *a = left ? t->r : t->l, *b = left ? t->l : t->r;
 	uint32_t y = a[x];
@@ -498,7 +558,7 @@ static void rb_rotate(struct rbt *t, uint32_t x, bool left)
 	t->up[x] = y;
 }
 
-static void rb_fix(struct rbt *t, uint32_t z)
+static void rb_fix(struct pf_rbt *t, uint32_t z)
 {
 	while (t->up[z] && t->red[t->up[z]]) {
 		uint32_t pz = t->up[z], g = t->up[pz];
@@ -525,12 +585,58 @@ static void rb_fix(struct rbt *t, uint32_t z)
 	t->red[t->root] = 0;
 }
 
+int pev__pf_rbt_add(struct pf_rbt *t, uint32_t parent, bool left)
+{
+	uint32_t z = t->n + 1;
+
+	if (z >= t->cap) {
+		uint32_t c = t->cap ? t->cap * 2 : 1024;
+		uint32_t *l = realloc(t->l, c * sizeof(*l)), *r, *up;
+		uint8_t *red;
+
+		if (l)
+			t->l = l;
+		r = l ? realloc(t->r, c * sizeof(*r)) : NULL;
+		if (r)
+			t->r = r;
+		up = r ? realloc(t->up, c * sizeof(*up)) : NULL;
+		if (up)
+			t->up = up;
+		red = up ? realloc(t->red, c) : NULL;
+		if (!red)
+			return -ENOMEM;
+		t->red = red;
+		t->cap = c;
+	}
+	t->n = z;
+	t->l[z] = t->r[z] = 0;
+	t->up[z] = parent;
+	t->red[z] = 1;
+	if (!parent)
+		t->root = z;
+	else if (left)
+		t->l[parent] = z;
+	else
+		t->r[parent] = z;
+	rb_fix(t, z);
+	return (int)z;
+}
+
+void pev__pf_rbt_release(struct pf_rbt *t)
+{
+	free(t->l);
+	free(t->r);
+	free(t->up);
+	free(t->red);
+	memset(t, 0, sizeof(*t));
+}
+
 /* Inserts o[0..n) in turn into a red-black tree, left when left(new,
  * old), and writes the in-order walk back into o. */
 static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
 		    bool (*goes_left)(const struct pev_profile *, uint32_t, uint32_t))
 {
-	struct rbt t = { 0 };
+	struct pf_rbt t = { 0 };
 	uint32_t *res, k = 0;
 
 	t.l = calloc(n + 1, sizeof(uint32_t));
@@ -590,16 +696,25 @@ static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
 /* perf's three trees in turn: entries_in (creation order), the collapsed
  * tree, the output tree.  Their comparisons are not all transitive
  * (addresses compare by a wrapping difference), so each is rebuilt. */
-static int output_order(struct pev_profile *p, uint32_t *o, uint32_t n)
+static int output_order(struct pev_profile *p, uint32_t *o, uint32_t *np)
 {
 	/* perf 6.1 builds its collapsed tree only when a sort key has a
 	 * collapse function: of perfev's keys, only comm has one */
 	bool collapse = p->key_on[PEV_SORT_COMM];
+	uint32_t n = *np;
 
 	sort_p = p;
 	qsort(o, n, sizeof(*o), created_cmp);
-	if (rb_order(p, o, n, in_left) ||
-	    (collapse && rb_order(p, o, n, collapse_left)))
+	if (rb_order(p, o, n, in_left))
+		return -ENOMEM;
+	if (collapse && p->live_on) {
+		/* entries may merge: insert them in entries_in order, then
+		 * order the survivors as the collapsed tree does */
+		if (collapse_merge(p, o, np))
+			return -ENOMEM;
+		n = *np;
+	}
+	if (collapse && rb_order(p, o, n, collapse_left))
 		return -ENOMEM;
 	return rb_order(p, o, n, output_left);
 }
@@ -730,7 +845,7 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 			if (p->ents[i].e.event == ev)
 				o[k++] = i;
 		p->order[ev] = o;
-		if (output_order(p, o, k))
+		if (output_order(p, o, &k))
 			return -ENOMEM;
 		p->stats[ev].nr_entries = k;
 	}

@@ -8,7 +8,9 @@
  * brstack prints every sample), then compares the reports: branch mode
  * by default (the file has the BRANCH_STACK feature) with perf's default
  * sort comm,dso_from,symbol_from,symbol_to,cycles, -b, the branch keys
- * dso_from, dso_to, symbol_to, addr_to, cycles, mispredict, srcline_to in
+ * dso_from, dso_to, symbol_to, addr_to, cycles, srcline_to, and
+ * mispredict, in_tx and abort (which perf compares with !=, so that equal
+ * entries stay apart where its trees keep them from meeting) in
  * -s and -F, with -n and --show-total-period, dso and sym (which read the
  * branch's target in branch mode), and --no-branch-stack (the samples
  * themselves).  A branch key outside branch mode is refused
@@ -16,8 +18,7 @@
  * perf's branch count and its first entry's ends.  perf's
  * closing random tip is left out.
  * Not compared: sorts naming "symbol" (perf 6.1 adds ipc_lbr and crashes
- * on them), in_tx and abort (perf's != comparison splits equal entries
- * depending on its tree's shape), srcline_from (perf prints ":0" for
+ * on them), srcline_from (perf prints ":0" for
  * libc code without line info). */
 #include "branch_data.h"
 #include "report_cmp.h"
@@ -30,6 +31,9 @@ static const char *const branch_opts[] = {
 	"-F overhead,sample,addr_to,cycles", "-F dso_to,overhead -s comm",
 	"-s pid,dso_to", "--percent-limit 0.5", "-s dso,sym,addr_from", "-s sym",
 	"-s dso_size,dso_to", "-s comm,dso,sym -n", "-F overhead,dso,symbol_to",
+	/* perf compares these with !=: equal entries can stay apart */
+	"-s in_tx,abort", "-s comm,dso_from,mispredict", "-s comm,abort,in_tx,mispredict",
+	"-s mispredict,in_tx,abort,cycles",
 	NULL,
 };
 
