@@ -230,7 +230,10 @@ int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l
 			   const struct pf_entry *r, enum pev_sort_key k);
 bool pev__pf_is_branch_key(enum pev_sort_key k);
 void pev__pf_live_free(struct pev_profile *p);
-/* profile_tree.c */
+/* profile_order.c */
+/* perf's output order of the entries o[0..*np) of one event (*np
+ * shrinks when entries merge in the collapsed tree); 0 or -ENOMEM. */
+int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np);
 /* A red-black tree over positions 1..n (0: none), as lib/rbtree.c
  * balances it. */
 struct pf_rbt {
@@ -245,6 +248,7 @@ void pev__pf_rbt_release(struct pf_rbt *t);
 /* perf's cmp(b, a) of key k (the order of its collapsed tree). */
 int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			 enum pev_sort_key k);
+/* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);
 int pev__pf_finish(struct pev_profile *p);
