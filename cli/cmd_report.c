@@ -33,6 +33,13 @@ static int opt_sort(const struct opt *o, const char *arg, void *ctx)
 	return report_parse_sort(r, arg) < 0 ? -1 : 0;
 }
 
+static int opt_branch(const struct opt *o, const char *arg, void *ctx)
+{
+	(void)arg;
+	((struct report *)ctx)->branch_flag = o->short_name == 'b';
+	return 0;
+}
+
 static int opt_percent_limit(const struct opt *o, const char *arg, void *ctx)
 {
 	struct report *r = ctx;
@@ -84,6 +91,37 @@ static bool file_has_callchain(struct report *r)
 	return false;
 }
 
+static bool file_has_branch_stack(struct report *r)
+{
+	const struct pev_decoder *dec = pev_data_decoder(r->data);
+
+	for (size_t i = 0; i < pev_decoder_nr_attrs(dec); i++)
+		if (pev_decoder_attr(dec, i)->sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+/* perf's sort__mode: branch mode with -b, or by default when the file
+ * has the BRANCH_STACK feature; -b on a file without branch stacks is
+ * an error. */
+static int setup_branch_mode(struct report *r)
+{
+	const struct pev_data_features *f = pev_data_features(r->data);
+	bool feat = f && pev_data_features_has(f, PEV_FEAT_BRANCH_STACK);
+
+	r->branch_mode = r->branch_flag == 1 || (r->branch_flag == -1 && feat);
+	if (r->branch_mode && !file_has_branch_stack(r)) {
+		if (r->branch_flag != 1) {
+			r->branch_mode = false;
+			return 0;
+		}
+		cli_error("-b/--branch-stack given but '%s' has no branch stacks; record with 'perf record -b' (a CPU with LBR or BRBE)",
+			  r->input);
+		return -1;
+	}
+	return 0;
+}
+
 static bool any_filter(const struct pev_filter_opts *f)
 {
 	return f->comm || f->pid || f->tid || f->cpu || f->time || f->dso || f->symbols;
@@ -99,6 +137,12 @@ static int setup_and_read(struct report *r)
 	char err[512] = "";
 	bool has_cc = file_has_callchain(r);
 
+	if (setup_branch_mode(r) < 0)
+		return EXIT_ERROR;
+	/* branch mode: no call graphs or children (perf's need the branch
+	 * entries' own chains) */
+	if (r->branch_mode)
+		has_cc = false;
 	if (r->explicit_callgraph && r->use_callchain && !has_cc) {
 		cli_error("'%s' has no call chains to show for -g; record with 'perfev record -g'",
 			  r->input);
@@ -114,13 +158,9 @@ static int setup_and_read(struct report *r)
 	r->cumulate = has_cc && r->children_flag && !pev_data_is_pipe(r->data);
 	if (r->inverted || (has_cc && r->children_flag && !r->order_set))
 		r->gorder = PEV_PROFILE_CALLER;
-	if (r->fields && report_parse_fields(r, r->cumulate) < 0)
+	if (report_setup_fields(r) < 0)
 		return EXIT_USAGE;
-	if (!r->sort)
-		report_parse_sort(r, "comm,dso,symbol");
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
-	report_setup_cols(r);
-	report_fields_cols(r);
 	report_setup_elide(r);
 
 	if (any_filter(&r->fopts)) {
@@ -156,8 +196,10 @@ static int setup_and_read(struct report *r)
 	}
 	for (unsigned i = 0; i < r->nkeys; i++)
 		popts.keys[i] = r->keys[i];
+	memcpy(popts.sort_order, r->sort_order, sizeof(popts.sort_order));
 	popts.callchains = r->chain != NULL;
 	popts.children = r->cumulate;
+	popts.branch_mode = r->branch_mode;
 	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
 	popts.match = r->gkey;
@@ -316,7 +358,6 @@ static int report_run(struct report *r)
 out:
 	pev_profile_free(r->prof);
 	report_stats_free(r);
-	free(r->fields_keys);
 	free(r->cpu_socket);
 	pev_chain_free(r->chain);
 	pev_filter_free(r->filter);
@@ -336,14 +377,17 @@ int cmd_report(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.children_flag = true;
+	r.branch_flag = -1;
 	r.gmin_percent = 0.5;
 	r.max_stack = read_max_stack();
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
-		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size (default comm,dso,symbol)", opt_sort, 0 },
-		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields: overhead columns in perf's order (overhead_children, overhead, overhead_sys, overhead_us, sample, period), then sort keys", NULL, 0 },
+		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size; in branch mode dso_from, dso_to, symbol_from, symbol_to, addr_from, addr_to, mispredict, in_tx, abort, cycles, srcline_from, srcline_to (default comm,dso,symbol; comm,dso_from,symbol_from,symbol_to,cycles in branch mode)", opt_sort, 0 },
+		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields in this order: overhead, overhead_children, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, sample, period and sort keys (they sort the entries, after -s; +field: after the default columns)", NULL, 0 },
+		{ OPT_CALLBACK, 'b', "branch-stack", NULL, NULL, "branch mode: one entry per branch of the samples' branch stacks (default on files that have them)", opt_branch, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "no-branch-stack", NULL, NULL, "not branch mode on a file with branch stacks", opt_branch, OPT_NOARG },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
 		{ OPT_BOOL, 'G', "inverted", &r.inverted, NULL, "caller-based call graphs", NULL, 0 },

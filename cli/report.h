@@ -17,9 +17,10 @@ enum graph_value { V_PERCENT, V_PERIOD, V_COUNT };
 
 /* Columns: the hpp fields, then sort keys. */
 enum col_kind {
-	C_CHILDREN = 1, C_OVERHEAD, C_SYS, C_US, C_SAMPLES, C_PERIOD,
-	C_IPC_NULL,
-	C_DROPPED,		/* a key perf drops on this architecture */		/* perf's ipc_null, added to a sort naming "symbol" */
+	C_CHILDREN = 1, C_OVERHEAD, C_SYS, C_US, C_GUEST_SYS, C_GUEST_US,
+	C_SAMPLES, C_PERIOD,
+	C_IPC_NULL,		/* perf's ipc_null, added to a sort naming "symbol" */
+	C_DROPPED,		/* a key perf drops on this architecture */
 	C_KEY,			/* a sort key: col.key */
 };
 
@@ -59,6 +60,7 @@ struct report {
 	bool inverted, show_nr, show_total_period, threads, stats;
 	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
 	bool show_cpu_util;
+	int branch_flag;		/* -b: 1, --no-branch-stack: 0, else -1 */
 	const char *percent_limit_str;
 	double percent_limit;
 	int max_stack;
@@ -66,6 +68,8 @@ struct report {
 
 	/* derived */
 	bool use_callchain, cumulate, relative;
+	bool branch_mode;		/* perf's sort__mode == SORT_MODE__BRANCH */
+	const char *mispredict_last;	/* perf's static in its mispredict cell */
 	enum graph_mode gmode;
 	double gmin_percent;
 	enum pev_profile_order gorder;
@@ -78,6 +82,7 @@ struct report {
 	unsigned nkeys;
 	struct col cols[MAX_COLS];
 	unsigned ncols;
+	int sort_order[2 * PEV_PROFILE_MAX_KEYS];	/* perf's sort list */
 
 	/* objects */
 	struct pev_data *data;
@@ -87,7 +92,6 @@ struct report {
 	struct pev_filter *filter;
 	struct pev_profile *prof;
 	int32_t *cpu_socket;
-	char *fields_keys;		/* -F: its sort keys */
 	FILE *out;
 	struct report_stats st;
 };
@@ -95,7 +99,12 @@ struct report {
 /* report_sort.c */
 int report_parse_sort(struct report *r, const char *s);
 int report_parse_callgraph(struct report *r, const char *s);
-void report_setup_cols(struct report *r);
+/* perf's name s (len bytes): its column kind, key and header; false when
+ * perfev does not know it. */
+bool report_lookup_name(const char *s, size_t len, enum col_kind *kind,
+			enum pev_sort_key *key, const char **header);
+/* a perf 6.1 key perfev does not model */
+bool report_known_unsupported(const char *s, size_t len);
 void report_setup_elide(struct report *r);
 /* report_out.c */
 void report_print(struct report *r);
@@ -103,9 +112,10 @@ void report_print(struct report *r);
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 			uint64_t total);
 void report_json(struct report *r);
-/* report_fields.c */
-int report_parse_fields(struct report *r, bool cumulate);
-void report_fields_cols(struct report *r);
+/* report_fields.c: the columns, grouping keys and output order from
+ * -s, -F and the column options, by perf's rules; -1 (message printed)
+ * on a bad -F. */
+int report_setup_fields(struct report *r);
 /* report_stats.c */
 int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), void *arg);
 void report_print_stats(struct report *r);

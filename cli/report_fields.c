@@ -1,11 +1,16 @@
-/* perfev report -F/--fields: perf's output fields.  The forms that are
- * perf's default layout under other options are taken: the overhead
- * columns in perf's order (overhead_children,overhead in children mode,
- * overhead without it; then overhead_sys,overhead_us; sample; period)
- * followed by sort keys, which become the sort order when -s is not
- * given.  Other orders (a sort key before an overhead column, overhead
- * without Children in children mode) sort and lay out entries in ways
- * perfev does not reproduce yet: they are refused, exit 2. */
+/* perfev report: the output fields (columns) and the sort list, from
+ * -s/--sort, -F/--fields and the column options, by perf 6.1's rules
+ * (setup_sorting, perf_hpp__init, perf_hpp__setup_output_field,
+ * perf_hpp__append_sort_keys):
+ *  - the sort list is -s (or, without -F, "comm,dso,symbol"); without a
+ *    strict -F ("+..." is not strict) "overhead" and, in children mode,
+ *    "overhead_children" are put first unless -s names them; a strict -F
+ *    without -s starts the sort list empty;
+ *  - the columns are the default overhead columns (not with a strict -F),
+ *    then -F's fields, then the sort list's items not among them;
+ *  - the columns not in the sort list are appended to it.
+ * The sort list groups samples (its keys) and orders the entries (each
+ * item in turn: overhead fields larger first, keys by their order). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,85 +18,165 @@
 #include "cli.h"
 #include "report.h"
 
-static const char *const hpp_order[] = {
-	"overhead_children", "overhead", "overhead_sys", "overhead_us", "sample", "period",
+struct item {
+	enum col_kind kind;
+	enum pev_sort_key key;
+	const char *header;
 };
-#define NHPP (sizeof(hpp_order) / sizeof(hpp_order[0]))
 
-static int hpp_index(const char *t)
+struct list {
+	struct item it[MAX_COLS];
+	unsigned n;
+};
+
+static bool same(const struct item *a, const struct item *b)
 {
-	for (size_t i = 0; i < NHPP; i++)
-		if (!strcasecmp(t, hpp_order[i]))
-			return (int)i;
-	return -1;
+	return a->kind == b->kind && (a->kind != C_KEY || a->key == b->key);
 }
 
-static int refuse(const char *f, const char *why)
+static bool in(const struct list *l, const struct item *x)
 {
-	cli_error("-F/--fields '%s' is not supported by perfev report yet: %s", f, why);
-	return -EINVAL;
+	for (unsigned i = 0; i < l->n; i++)
+		if (same(&l->it[i], x))
+			return true;
+	return false;
 }
 
-int report_parse_fields(struct report *r, bool cumulate)
+static void add(struct list *l, struct item x)
 {
-	char *buf = strdup(r->fields), *keys = calloc(1, strlen(r->fields) + 1);
-	int last = -1, rc = 0;
-	bool seen[NHPP] = { false };
+	if (l->n < MAX_COLS && !in(l, &x))
+		l->it[l->n++] = x;
+}
 
-	if (!buf || !keys) {
-		free(buf);
-		free(keys);
-		cli_error("out of memory");
-		return -ENOMEM;
-	}
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
-	     t = strtok_r(NULL, ",", &save)) {
-		int h = hpp_index(t);
+static bool is_branch_key(enum pev_sort_key k)
+{
+	return k >= PEV_SORT_DSO_FROM && k <= PEV_SORT_ADDR_TO;
+}
 
-		if (h < 0) {
-			if (keys[0])
-				strcat(keys, ",");
-			strcat(keys, t);
-			continue;
+/* The names of s (',' or ' ' between them) into l; a name perfev does not
+ * know is an error (what: "sort key" or "field"). */
+static int parse(struct report *r, struct list *l, const char *s, const char *what)
+{
+	while (*s) {
+		size_t len = strcspn(s, ", ");
+		struct item x;
+
+		if (len) {
+			if (!report_lookup_name(s, len, &x.kind, &x.key, &x.header)) {
+				if (report_known_unsupported(s, len))
+					cli_error("%s '%.*s' is not supported by perfev report yet",
+						  what, (int)len, s);
+				else
+					cli_error("unknown %s '%.*s'; see 'perfev report -h' for the names",
+						  what, (int)len, s);
+				return -EINVAL;
+			}
+			if (x.kind == C_KEY && is_branch_key(x.key) && !r->branch_mode) {
+				cli_error("%s '%.*s' needs branch mode: a file with branch stacks (perf record -b) and no --no-branch-stack",
+					  what, (int)len, s);
+				return -EINVAL;
+			}
+			if (x.kind != C_DROPPED)	/* perf drops it on x86 */
+				add(l, x);
 		}
-		if (keys[0])
-			rc = refuse(r->fields, "give the overhead fields before the sort keys");
-		else if (h <= last)
-			rc = refuse(r->fields, "give the overhead fields in perf's order: overhead_children,overhead,overhead_sys,overhead_us,sample,period");
-		else
-			seen[h] = true;
-		last = h;
+		s += len;
+		s += strspn(s, ", ");
 	}
-	if (!rc && r->sort)
-		rc = refuse(r->fields, "with -s/--sort");
-	else if (!rc && !keys[0])
-		rc = refuse(r->fields, "name at least one sort key (comm, dso, sym, ...)");
-	else if (!rc && seen[0] != cumulate)
-		rc = refuse(r->fields, cumulate ?
-			    "in children mode begin with overhead_children,overhead (or add --no-children)" :
-			    "overhead_children needs call chains and children mode");
-	else if (!rc && !seen[1])
-		rc = refuse(r->fields, "begin with overhead");
-	else if (!rc && seen[2] != seen[3])
-		rc = refuse(r->fields, "give overhead_sys and overhead_us together");
-	if (!rc) {
-		r->show_cpu_util |= seen[2];
-		r->show_nr |= seen[4];
-		r->show_total_period |= seen[5];
-		rc = report_parse_sort(r, keys);
-		r->sort = keys;		/* freed at exit with the report */
-		r->fields_keys = keys;
-		keys = NULL;
-	}
-	free(buf);
-	free(keys);
-	return rc;
+	return 0;
 }
 
-/* With -F perf names the self column "Overhead" in children mode too. */
-void report_fields_cols(struct report *r)
+static int order_item(const struct item *x)
 {
-	for (unsigned i = 0; r->fields && i < r->ncols; i++)
-		if (r->cols[i].kind == C_OVERHEAD)
-			r->cols[i].name = "Overhead";
+	switch (x->kind) {
+	case C_CHILDREN: return PEV_FIELD_CHILDREN;
+	case C_OVERHEAD: return PEV_FIELD_OVERHEAD;
+	case C_SYS: return PEV_FIELD_SYS;
+	case C_US: return PEV_FIELD_US;
+	case C_GUEST_SYS: return PEV_FIELD_GUEST_SYS;
+	case C_GUEST_US: return PEV_FIELD_GUEST_US;
+	case C_SAMPLES: return PEV_FIELD_SAMPLES;
+	case C_PERIOD: return PEV_FIELD_PERIOD;
+	case C_KEY: return (int)x->key;
+	default: return 0;
+	}
+}
+
+int report_setup_fields(struct report *r)
+{
+	const char *f = r->fields;
+	bool strict = f && f[0] != '+';
+	struct list sort = { .n = 0 }, out = { .n = 0 }, fl = { .n = 0 };
+	const char *s = r->sort ? r->sort : strict ? NULL :
+			r->branch_mode ? "comm,dso_from,symbol_from,symbol_to,cycles" : "comm,dso,symbol";
+	static const struct item ipc = { C_IPC_NULL, PEV_SORT_SYM, "IPC   [IPC Coverage]" };
+
+	if (f && parse(r, &fl, strict ? f : f + 1, "field") < 0)
+		return -1;
+	if (f && !fl.n) {
+		cli_error("invalid -F/--fields '%s': name at least one field", f);
+		return -1;
+	}
+	/* perf's setup_overhead: prefix_if_not_in, a substring test */
+	if (s && !strict) {
+		if (r->cumulate && !strstr(s, "overhead_children"))
+			add(&sort, (struct item){ C_CHILDREN, 0, "Children" });
+		if (!strstr(s, "overhead"))
+			add(&sort, (struct item){ C_OVERHEAD, 0, "Overhead" });
+	}
+	if (s && parse(r, &sort, s, "sort key") < 0)
+		return -1;
+	/* perf 6.1's report appends "ipc_null" to a sort order naming
+	 * "symbol" (symbol_size too); that key compares symbols.  In branch
+	 * mode it appends "ipc_lbr", which perf 6.1 crashes on: left out. */
+	if (r->sort && strstr(r->sort, "symbol") && !r->branch_mode)
+		add(&sort, ipc);
+	if (!strict) {		/* perf_hpp__init */
+		if (r->cumulate)
+			add(&out, (struct item){ C_CHILDREN, 0, "Children" });
+		add(&out, (struct item){ C_OVERHEAD, 0, r->cumulate ? "Self" : "Overhead" });
+		if (r->show_cpu_util) {
+			add(&out, (struct item){ C_SYS, 0, "sys" });
+			add(&out, (struct item){ C_US, 0, "usr" });
+		}
+		if (r->show_nr)
+			add(&out, (struct item){ C_SAMPLES, 0, "Samples" });
+		if (r->show_total_period)
+			add(&out, (struct item){ C_PERIOD, 0, "Period" });
+	}
+	for (unsigned i = 0; i < fl.n; i++)
+		add(&out, fl.it[i]);
+	for (unsigned i = 0; i < sort.n; i++)
+		add(&out, sort.it[i]);
+	for (unsigned i = 0; i < out.n; i++)
+		add(&sort, out.it[i]);
+
+	r->ncols = 0;
+	for (unsigned i = 0; i < out.n; i++) {
+		const struct item *x = &out.it[i];
+		const char *name = x->header;
+
+		/* only perf_hpp__init names the self column "Self" */
+		if (x->kind == C_OVERHEAD && !strict && r->cumulate)
+			name = "Self";
+		r->cols[r->ncols++] = (struct col){ x->kind, x->key, name, 0, NULL };
+	}
+	r->nkeys = 0;
+	memset(r->sort_order, 0, sizeof(r->sort_order));
+	for (unsigned i = 0, k = 0; i < sort.n; i++) {
+		const struct item *x = &sort.it[i];
+		bool dup = false;
+
+		if (x->kind != C_KEY && x->kind != C_IPC_NULL)
+			;
+		else {
+			for (unsigned j = 0; j < r->nkeys; j++)
+				dup |= r->keys[j] == x->key;
+			if (!dup && r->nkeys < PEV_PROFILE_MAX_KEYS - 1)
+				r->keys[r->nkeys++] = x->key;
+		}
+		if (order_item(x) && x->kind != C_IPC_NULL &&
+		    k < 2 * PEV_PROFILE_MAX_KEYS - 1)
+			r->sort_order[k++] = order_item(x);
+	}
+	return 0;
 }

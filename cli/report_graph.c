@@ -358,6 +358,34 @@ static void json_str(FILE *o, const char *s)
 	fputc('"', o);
 }
 
+/* Branch mode: the entry's branch ends (as first seen) and flags. */
+static void json_end(FILE *o, const char *name, const struct pev_profile_frame *f)
+{
+	fprintf(o, ",\"%s\":{\"dso\":", name);
+	if (f && f->dso)
+		json_str(o, pev_dso_name(f->dso));
+	else
+		fputs("null", o);
+	fputs(",\"symbol\":", o);
+	if (f && f->sym)
+		json_str(o, f->sym->name);
+	else
+		fputs("null", o);
+	fprintf(o, ",\"addr\":\"%#" PRIx64 "\"}", f ? f->ip : 0);
+}
+
+static void json_branch(FILE *o, const struct pev_profile_entry *e)
+{
+	uint64_t fl = e->branch_flags;
+
+	json_end(o, "from", e->from);
+	json_end(o, "to", e->to);
+	fprintf(o, ",\"mispred\":%s,\"predicted\":%s,\"in_tx\":%s,\"abort\":%s,\"cycles\":%u",
+		fl & 1 ? "true" : "false", fl & 2 ? "true" : "false",
+		fl & 4 ? "true" : "false", fl & 8 ? "true" : "false",
+		(unsigned)(fl >> 4 & 0xffff));
+}
+
 void report_json(struct report *r)
 {
 	FILE *o = r->out;
@@ -430,6 +458,8 @@ void report_json(struct report *r)
 					break;
 				}
 			}
+			if (r->branch_mode)
+				json_branch(o, e);
 			fputc('}', o);
 		}
 		fputs("]}", o);

@@ -28,6 +28,36 @@ static const char *cgroup_name(struct report *r, const struct pev_profile_entry 
 	return n ? n : "unknown";
 }
 
+/* perf's hists__calc_col_len for the branch keys: a symbol's name + 4,
+ * an unresolved end 22 (and its DSO column at least 16). */
+static int branch_width(struct report *r, const struct pev_profile_entry *e,
+			enum pev_sort_key k)
+{
+	bool to = k == PEV_SORT_DSO_TO || k == PEV_SORT_SYM_TO || k == PEV_SORT_ADDR_TO;
+	const struct pev_profile_frame *f = to ? e->to : e->from;
+	char jit[32];
+
+	switch (k) {
+	case PEV_SORT_SYM_FROM:
+	case PEV_SORT_SYM_TO:
+		return f && f->sym ? (int)strlen(f->sym->name) + 4 : 16 + 4 + 2;
+	case PEV_SORT_ADDR_FROM:
+	case PEV_SORT_ADDR_TO:
+		return f && f->sym ? 0 : 16 + 4 + 2;
+	case PEV_SORT_DSO_FROM:
+	case PEV_SORT_DSO_TO:
+		if (f && f->sym && f->dso)
+			return (int)strlen(pev_profile_dso_shown(f->dso, jit, sizeof(jit)));
+		return r->fopts.dso ? 0 : 16;
+	case PEV_SORT_SRCLINE_FROM:
+		return e->srcline_from ? (int)strlen(e->srcline_from) : 0;
+	case PEV_SORT_SRCLINE_TO:
+		return e->srcline_to ? (int)strlen(e->srcline_to) : 0;
+	default:
+		return 0;
+	}
+}
+
 static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		     const char *header)
 {
@@ -79,6 +109,7 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 			l = e->srcline ? (int)strlen(e->srcline) : 0;
 			break;
 		default:
+			l = branch_width(r, e, k);
 			break;
 		}
 		if (l > w)
@@ -141,6 +172,73 @@ static void print_headers(struct report *r)
 			fputc('.', o);
 	}
 	fputs("\n#\n", o);
+}
+
+/* perf's _hist_entry__sym_snprintf: "[l] name", or the address */
+static int sym_cell(char *b, size_t sz, int w, char lv, const struct pev_profile_frame *f,
+		    uint64_t addr)
+{
+	if (f && f->sym && f->dso)
+		return snprintf(b, sz, "[%c] %.*s%s", lv, w > 4 ? w - 4 : 0,
+				f->inline_name ? f->inline_name : f->sym->name,
+				f->inline_name ? " (inlined)" : "");
+	return snprintf(b, sz, "[%c] %-#.*llx", lv, 16, (unsigned long long)addr);
+}
+
+/* The branch keys' cells (perf's hist_entry__*_from_snprintf ...). */
+static int branch_cell(struct report *r, const struct pev_profile_entry *e,
+		       enum pev_sort_key k, int w, char *b, size_t sz)
+{
+	bool to = k == PEV_SORT_DSO_TO || k == PEV_SORT_SYM_TO || k == PEV_SORT_ADDR_TO;
+	const struct pev_profile_frame *f = to ? e->to : e->from;
+	uint64_t fl = e->branch_flags;
+	char jit[32];
+
+	switch (k) {
+	case PEV_SORT_DSO_FROM:
+	case PEV_SORT_DSO_TO:
+		return snprintf(b, sz, "%-*.*s", w, w,
+				f && f->dso ? pev_profile_dso_shown(f->dso, jit, sizeof(jit)) : "[unknown]");
+	case PEV_SORT_SYM_FROM:
+	case PEV_SORT_SYM_TO:
+		return sym_cell(b, sz, w, f ? f->level : '.', f, f ? f->addr : 0);
+	case PEV_SORT_ADDR_FROM:
+	case PEV_SORT_ADDR_TO: {	/* perf: the entry's level, +offset */
+		char lv = e->level ? e->level : '.';
+
+		if (f && f->sym && f->dso) {
+			uint64_t off = to ? e->to_off : e->from_off;
+			int n = snprintf(b, sz, "[%c] %.*s", lv, w > 4 ? w - 4 : 0, f->sym->name);
+
+			if (off && n >= 0 && (size_t)n < sz)
+				n += snprintf(b + n, sz - (size_t)n, "+0x%llx", (unsigned long long)off);
+			return n;
+		}
+		return snprintf(b, sz, "[%c] %-#.*llx", lv, 16,
+				(unsigned long long)(f ? f->addr : 0));
+	}
+	case PEV_SORT_MISPREDICT:	/* perf keeps the last value in a static */
+		if (fl & 2)
+			r->mispredict_last = "N";
+		else if (fl & 1)
+			r->mispredict_last = "Y";
+		return snprintf(b, sz, "%-*.*s", w, w,
+				r->mispredict_last ? r->mispredict_last : "N/A");
+	case PEV_SORT_IN_TX:
+		return snprintf(b, sz, "%-*s", w, fl & 4 ? "T" : ".");
+	case PEV_SORT_ABORT:
+		return snprintf(b, sz, "%-*s", w, fl & 8 ? "A" : ".");
+	case PEV_SORT_CYCLES:
+		if (!(fl >> 4 & 0xffff))
+			return snprintf(b, sz, "%-*s", w, "-");
+		return snprintf(b, sz, "%-*hd", w, (short)(fl >> 4 & 0xffff));
+	case PEV_SORT_SRCLINE_FROM:
+		return snprintf(b, sz, "%-*.*s", w, w, e->srcline_from ? e->srcline_from : "");
+	case PEV_SORT_SRCLINE_TO:
+		return snprintf(b, sz, "%-*.*s", w, w, e->srcline_to ? e->srcline_to : "");
+	default:
+		return snprintf(b, sz, "%-*s", w, "");
+	}
 }
 
 static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
@@ -227,7 +325,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 			n = snprintf(b, sz, "%-*s", w, "N/A");
 		break;
 	default:
-		n = snprintf(b, sz, "%-*s", w, "");
+		n = branch_cell(r, e, c->key, w, b, sz);
 		break;
 	}
 	if (n < 0)
@@ -238,6 +336,8 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 	 * frame's " (inlined)" comes after the cut) */
 	if (c->key == PEV_SORT_SYM && n > w &&
 	    !(e->frame && e->frame->sym && e->frame->inline_name))
+		n = w;
+	if ((c->key == PEV_SORT_SYM_FROM || c->key == PEV_SORT_SYM_TO) && n > w)
 		n = w;
 	/* pad to the column unless it is the last one (perf's
 	 * hist_entry__snprintf_alignment) */
@@ -274,9 +374,20 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 		len += (size_t)n;
 		room -= (size_t)n;
 		switch (c->kind) {
-		case C_CHILDREN:
+		case C_CHILDREN:	/* perf's hpp__fmt_acc: N/A without children */
+			if (!r->cumulate)
+				n = snprintf(line + len, room, "%*s", c->width, "N/A");
+			else
+				n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+					     pct(e->acc_period, total));
+			break;
+		case C_GUEST_SYS:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-				     pct(e->acc_period, total));
+				     pct(e->period_guest_sys, total));
+			break;
+		case C_GUEST_US:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_guest_us, total));
 			break;
 		case C_OVERHEAD:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,

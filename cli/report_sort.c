@@ -19,6 +19,8 @@ static const struct key_name key_names[] = {
 	{ "overhead", 0, C_OVERHEAD, "Overhead" },
 	{ "overhead_sys", 0, C_SYS, "sys" },
 	{ "overhead_us", 0, C_US, "usr" },
+	{ "overhead_guest_sys", 0, C_GUEST_SYS, "guest sys" },
+	{ "overhead_guest_us", 0, C_GUEST_US, "guest usr" },
 	{ "overhead_children", 0, C_CHILDREN, "Children" },
 	{ "sample", 0, C_SAMPLES, "Samples" },
 	{ "period", 0, C_PERIOD, "Period" },
@@ -44,17 +46,28 @@ static const struct key_name key_names[] = {
 	{ "p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "local_p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
+	/* branch mode only (bstack_sort_dimensions) */
+	{ "dso_from", PEV_SORT_DSO_FROM, C_KEY, "Source Shared Object" },
+	{ "dso_to", PEV_SORT_DSO_TO, C_KEY, "Target Shared Object" },
+	{ "symbol_from", PEV_SORT_SYM_FROM, C_KEY, "Source Symbol" },
+	{ "symbol_to", PEV_SORT_SYM_TO, C_KEY, "Target Symbol" },
+	{ "mispredict", PEV_SORT_MISPREDICT, C_KEY, "Branch Mispredicted" },
+	{ "in_tx", PEV_SORT_IN_TX, C_KEY, "Branch in transaction" },
+	{ "abort", PEV_SORT_ABORT, C_KEY, "Transaction abort" },
+	{ "cycles", PEV_SORT_CYCLES, C_KEY, "Basic Block Cycles" },
+	{ "srcline_from", PEV_SORT_SRCLINE_FROM, C_KEY, "From Source:Line" },
+	{ "srcline_to", PEV_SORT_SRCLINE_TO, C_KEY, "To Source:Line" },
+	{ "addr_from", PEV_SORT_ADDR_FROM, C_KEY, "Source Address" },
+	{ "addr_to", PEV_SORT_ADDR_TO, C_KEY, "Target Address" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
 	"parent", "trace", "transaction", "ipc_null",
-	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
-	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
-	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
+	"addr", "local_retire_lat", "retire_lat", "simd", "ipc_lbr",
 	"symbol_daddr", "dso_daddr", "locked", "tlb", "mem", "snoop",
 	"dcacheline", "phys_daddr", "data_page_size", "blocked",
-	"overhead_guest_sys", "overhead_guest_us", NULL,
+	NULL,
 };
 
 static const struct key_name *find_key(const char *s, size_t len)
@@ -65,20 +78,25 @@ static const struct key_name *find_key(const char *s, size_t len)
 	return NULL;
 }
 
-static bool has_col(struct report *r, enum col_kind kind, enum pev_sort_key key)
+bool report_lookup_name(const char *s, size_t len, enum col_kind *kind,
+			enum pev_sort_key *key, const char **header)
 {
-	for (unsigned i = 0; i < r->ncols; i++)
-		if (r->cols[i].kind == kind && (kind != C_KEY || r->cols[i].key == key))
-			return true;
-	return false;
+	const struct key_name *k = find_key(s, len);
+
+	if (!k)
+		return false;
+	*kind = k->kind;
+	*key = k->key;
+	*header = k->header;
+	return true;
 }
 
-static void add_col(struct report *r, enum col_kind kind, enum pev_sort_key key,
-		    const char *name)
+bool report_known_unsupported(const char *s, size_t len)
 {
-	if (r->ncols >= MAX_COLS || has_col(r, kind, key))
-		return;
-	r->cols[r->ncols++] = (struct col){ kind, key, name, 0, NULL };
+	for (size_t i = 0; known_unsupported[i]; i++)
+		if (strlen(known_unsupported[i]) == len && !strncmp(known_unsupported[i], s, len))
+			return true;
+	return false;
 }
 
 /* The sort keys; hpp names (sample, period, ...) become columns. */
@@ -94,12 +112,7 @@ int report_parse_sort(struct report *r, const char *s)
 			const struct key_name *k = find_key(p, len);
 
 			if (!k) {
-				bool known = false;
-
-				for (size_t i = 0; known_unsupported[i]; i++)
-					known |= strlen(known_unsupported[i]) == len &&
-						 !strncmp(known_unsupported[i], p, len);
-				if (known)
+				if (report_known_unsupported(p, len))
 					cli_error("sort key '%.*s' is not supported by perfev report yet; "
 						  "use comm, pid, dso, sym, cpu, socket, srcline, srcfile, "
 						  "symbol_size, dso_size, time, weight, local_weight, "
@@ -132,42 +145,6 @@ int report_parse_sort(struct report *r, const char *s)
 			r->keys[r->nkeys++] = PEV_SORT_SYM;
 	}
 	return 0;
-}
-
-/* perf_hpp__init then perf_hpp__setup_output_field. */
-void report_setup_cols(struct report *r)
-{
-	const char *s = r->sort ? r->sort : "comm,dso,symbol";
-
-	r->ncols = 0;
-	if (r->cumulate)
-		add_col(r, C_CHILDREN, 0, "Children");
-	add_col(r, C_OVERHEAD, 0, r->cumulate ? "Self" : "Overhead");
-	if (r->show_cpu_util) {
-		add_col(r, C_SYS, 0, "sys");
-		add_col(r, C_US, 0, "usr");
-	}
-	if (r->show_nr)
-		add_col(r, C_SAMPLES, 0, "Samples");
-	if (r->show_total_period)
-		add_col(r, C_PERIOD, 0, "Period");
-	while (*s) {
-		size_t len = strcspn(s, ", ");
-		const struct key_name *k = len ? find_key(s, len) : NULL;
-
-		if (k) {
-			const char *name = k->header;
-
-			if (k->kind == C_OVERHEAD && r->cumulate)
-				name = "Self";
-			if (k->kind != C_DROPPED)
-				add_col(r, k->kind, k->key, name);
-		}
-		s += len;
-		s += strspn(s, ", ");
-	}
-	if (r->sort && strstr(r->sort, "symbol"))
-		add_col(r, C_IPC_NULL, 0, "IPC   [IPC Coverage]");
 }
 
 /* perf's parse_callchain_report_opt: words in any order, the first number

@@ -52,9 +52,35 @@ enum pev_sort_key {
 	PEV_SORT_CGROUP,	/* cgroup: the sample's cgroup (name) */
 	PEV_SORT_INS_LAT,	/* ins_lat (WEIGHT_STRUCT bits 32-47) */
 	PEV_SORT_LOCAL_INS_LAT,	/* local_ins_lat */
+	/* Branch mode (pev_profile_opts.branch_mode) only: */
+	PEV_SORT_DSO_FROM,	/* dso_from */
+	PEV_SORT_DSO_TO,	/* dso_to */
+	PEV_SORT_SYM_FROM,	/* symbol_from */
+	PEV_SORT_SYM_TO,	/* symbol_to */
+	PEV_SORT_MISPREDICT,	/* mispredict */
+	PEV_SORT_IN_TX,		/* in_tx */
+	PEV_SORT_ABORT,		/* abort */
+	PEV_SORT_CYCLES,	/* cycles */
+	PEV_SORT_SRCLINE_FROM,	/* srcline_from */
+	PEV_SORT_SRCLINE_TO,	/* srcline_to */
+	PEV_SORT_ADDR_FROM,	/* addr_from */
+	PEV_SORT_ADDR_TO,	/* addr_to */
 	PEV_SORT_MAX
 };
 #define PEV_PROFILE_MAX_KEYS 16
+
+/* Items of an output order (pev_profile_opts.sort_order) besides the sort
+ * keys: perf's hpp fields, each sorting larger values first. */
+enum pev_sort_field {
+	PEV_FIELD_OVERHEAD = 256,	/* overhead: self period */
+	PEV_FIELD_CHILDREN,		/* overhead_children: cumulative period */
+	PEV_FIELD_SYS,			/* overhead_sys */
+	PEV_FIELD_US,			/* overhead_us */
+	PEV_FIELD_GUEST_SYS,		/* overhead_guest_sys */
+	PEV_FIELD_GUEST_US,		/* overhead_guest_us */
+	PEV_FIELD_SAMPLES,		/* sample */
+	PEV_FIELD_PERIOD,		/* period */
+};
 
 enum pev_profile_order { PEV_PROFILE_CALLEE = 0, PEV_PROFILE_CALLER = 1 };
 enum pev_profile_match { PEV_PROFILE_FUNCTION = 0, PEV_PROFILE_ADDRESS = 1 };
@@ -85,6 +111,16 @@ struct pev_profile_opts {
 	size_t nr_cpu_socket;
 	/* Timestamps printed relative to nothing: the profile only keeps the
 	 * numbers. */
+	/* The output order (perf's sort list) when it is not the default
+	 * (overhead_children in children mode, overhead, then keys[]):
+	 * enum pev_sort_field items and sort keys, compared in turn, 0 ends.
+	 * Keys listed here must also be in keys[]. */
+	int sort_order[2 * PEV_PROFILE_MAX_KEYS];
+	/* perf's branch mode: every entry of a sample's branch stack counts
+	 * as one sample of period 1, keyed also by its from and to ends and
+	 * flags (the PEV_SORT_*_FROM/TO keys); samples without one are left
+	 * out.  No call trees or children then. */
+	bool branch_mode;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -141,6 +177,12 @@ struct pev_profile_entry {
 	bool filtered;
 	uint32_t event;		/* event index */
 	uint32_t pid_tid_comm;	/* internal */
+	/* Branch mode: the ends of the entry's first branch (level 'H' and
+	 * no DSO where nothing is mapped), its flags word, the srclines. */
+	const struct pev_profile_frame *from, *to;
+	uint64_t from_off, to_off;	/* from and to - their symbol's start */
+	uint64_t branch_flags;
+	const char *srcline_from, *srcline_to;
 };
 
 struct pev_profile_stats {

@@ -29,11 +29,11 @@ static uint64_t key_hash(const struct pf_key *k)
 	return hash_words((const uint64_t *)k, sizeof(*k) / 8);
 }
 
-int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
-		  const struct pev_profile_frame *fr, uint32_t *idx)
+static int entry_get(struct pev_profile *p, const struct pf_key *k, char level,
+		     const struct pev_profile_frame *fr, uint32_t *idx, bool search)
 {
 	/* most samples land in the entry the last one did */
-	if (p->last_ent < p->nents && !memcmp(&p->ents[p->last_ent].key, k, sizeof(*k))) {
+	if (search && p->last_ent < p->nents && !memcmp(&p->ents[p->last_ent].key, k, sizeof(*k))) {
 		*idx = p->last_ent;
 		return 0;
 	}
@@ -43,7 +43,7 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	for (; p->ehash.slot[i]; i = (i + 1) & p->ehash.mask) {
 		uint32_t e = p->ehash.slot[i] - 1;
 
-		if (p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
+		if (search && p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
 			*idx = p->last_ent = e;
 			return 0;
 		}
@@ -81,6 +81,18 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	p->ehash.slot[i] = ++p->nents;
 	p->ehash.n++;
 	return pev__pf_htab_grow(&p->ehash, ent_rehash, p);
+}
+
+int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
+		  const struct pev_profile_frame *fr, uint32_t *idx)
+{
+	return entry_get(p, k, level, fr, idx, true);
+}
+
+int pev__pf_entry_new(struct pev_profile *p, const struct pf_key *k, char level,
+		      const struct pev_profile_frame *fr, uint32_t *idx)
+{
+	return entry_get(p, k, level, fr, idx, false);
 }
 
 /* ----------------------------------------------------------------- chains */
@@ -484,6 +496,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	}
 	uint32_t ei;
 
+	if (p->opts.branch_mode)
+		return (s->fields & PERF_SAMPLE_BRANCH_STACK) ?
+		       pev__pf_add_branches(p, s, cpumode, &k, level, filtered) : 0;
 	err = pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
 	if (err)
 		return err;
@@ -622,6 +637,19 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 		p->key_on[p->opts.keys[i]] = true;
 		p->nkeys++;
 	}
+	for (unsigned i = 0; i < 2 * PEV_PROFILE_MAX_KEYS && p->opts.sort_order[i]; i++) {
+		int it = p->opts.sort_order[i];
+
+		if (it >= PEV_FIELD_OVERHEAD ? it > PEV_FIELD_PERIOD :
+		    it >= PEV_SORT_MAX || it < 0 || !p->key_on[it]) {
+			free(p);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	p->live_on = p->opts.branch_mode && (p->key_on[PEV_SORT_MISPREDICT] ||
+					     p->key_on[PEV_SORT_IN_TX] ||
+					     p->key_on[PEV_SORT_ABORT]);
 	p->frame_ip = p->opts.match == PEV_PROFILE_ADDRESS ||
 		      p->key_on[PEV_SORT_SRCLINE] || p->key_on[PEV_SORT_SRCFILE];
 	p->nevents = pev_decoder_nr_attrs(dec);
@@ -652,6 +680,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 		free(p->fblocks[i]);
 	free(p->fblocks);
 	pev__pf_cgroup_free(p);
+	pev__pf_live_free(p);
 	for (uint32_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

@@ -38,6 +38,13 @@ struct pf_key {
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
 	uint64_t ins_lat;
+	/* branch mode: the ends (DSO, symbol, address when keyed by it),
+	 * the flags kept by the keys in use, the srclines */
+	struct pev_dso *dso_from, *dso_to;
+	const struct pev_symbol *sym_from, *sym_to;
+	uint64_t addr_from, addr_to, bflags;
+	uint64_t pstart_from, pstart_to;	/* the symbols' starts as perf has them */
+	const char *srcline_from, *srcline_to;
 	int32_t tid, cpu, socket;
 	uint32_t event;
 	uint32_t filtered;	/* the sample failed a filter (kept, hidden) */
@@ -177,6 +184,12 @@ struct pev_profile {
 	struct pev_srclines *srclines;
 	struct { const struct pev_dso *dso; uint64_t lo, hi; bool no_lines; } *src_dsos;
 	uint32_t nsrc_dsos;
+	/* Branch mode with keys perf compares with != (mispredict, in_tx,
+	 * abort): perf's entries_in tree per event, built as samples come
+	 * (position -> entry in live_ent), so entries merge as perf's do. */
+	struct pf_rbt *live;
+	uint32_t **live_ent;
+	bool live_on;
 };
 
 /* profile_intern.c */
@@ -190,6 +203,9 @@ char pev__pf_level_of(uint8_t cpumode, bool kernel);
 /* profile.c */
 int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx);
+/* A new entry even when one has key k (perf's trees can hold several). */
+int pev__pf_entry_new(struct pev_profile *p, const struct pf_key *k, char level,
+		      const struct pev_profile_frame *fr, uint32_t *idx);
 const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
 /* profile_src.c */
 const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
@@ -206,6 +222,34 @@ void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
 /* Records the size of the map frame id was found in (the first one). */
 void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
 			  const struct pev_addr_loc *loc);
+/* profile_branch.c */
+/* Branch mode: one entry per branch of s (k holds the sample's keys),
+ * located at the branch's target as perf locates it. */
+int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
+			 uint8_t cpumode, const struct pf_key *k, char level, bool filtered);
+/* perf's cmp(left, right) of a branch key (sort.c's sort__*_from_cmp...). */
+int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l,
+			   const struct pf_entry *r, enum pev_sort_key k);
+bool pev__pf_is_branch_key(enum pev_sort_key k);
+void pev__pf_live_free(struct pev_profile *p);
+/* profile_order.c */
+/* perf's output order of the entries o[0..*np) of one event (*np
+ * shrinks when entries merge in the collapsed tree); 0 or -ENOMEM. */
+int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np);
+/* A red-black tree over positions 1..n (0: none), as lib/rbtree.c
+ * balances it. */
+struct pf_rbt {
+	uint32_t *l, *r, *up;
+	uint8_t *red;
+	uint32_t root, n, cap;
+};
+/* Adds position n + 1 as the left or right child of parent (0: the root
+ * of an empty tree) and rebalances; its position or -ENOMEM. */
+int pev__pf_rbt_add(struct pf_rbt *t, uint32_t parent, bool left);
+void pev__pf_rbt_release(struct pf_rbt *t);
+/* perf's cmp(b, a) of key k (the order of its collapsed tree). */
+int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
+			 enum pev_sort_key k);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

@@ -1,0 +1,496 @@
+/* The profile model's output order: perf 6.1's three trees of entries in
+ * turn (entries_in in creation order, the collapsed tree, the output
+ * tree), rebuilt with perf's own comparisons, since those are not all
+ * transitive and the printed order depends on the trees' shapes; and the
+ * red-black tree (as lib/rbtree.c balances it) they share with branch
+ * mode's live entries_in tree. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/profile_internal.h"
+
+static const struct pev_profile *sort_p;
+
+/* ---------------------------------------------------------- output order */
+
+static int cmp_name(const char *a, const char *b)
+{
+	int c = strcmp(a, b);
+
+	return c < 0 ? -1 : c > 0;
+}
+
+static int dso_cmp(const struct pev_dso *a, const struct pev_dso *b)
+{
+	if (!a || !b)
+		return !a && !b ? 0 : !a ? 1 : -1;	/* no DSO last */
+	char ba[32], bb[32];
+
+	return cmp_name(pev_profile_dso_shown(a, ba, sizeof(ba)),
+			pev_profile_dso_shown(b, bb, sizeof(bb)));
+}
+
+static int s64_sign(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
+/* The order of perf's collapsed tree: its cmp functions, ascending. */
+int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
+			 enum pev_sort_key k)
+{
+	switch (k) {
+	case PEV_SORT_COMM:
+		return cmp_name(a->key.comm, b->key.comm);
+	case PEV_SORT_PID:
+		return a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
+	case PEV_SORT_DSO:
+		return dso_cmp(a->key.dso, b->key.dso);
+	/* perf's sort__sym_size_cmp and sort__dso_size_cmp */
+	case PEV_SORT_SYM_SIZE:
+		return s64_sign(a->key.sym_size, b->key.sym_size);
+	case PEV_SORT_DSO_SIZE:
+		return s64_sign(a->key.dso_size, b->key.dso_size);
+	case PEV_SORT_SRCFILE:
+		return cmp_name(a->key.srcfile ? a->key.srcfile : "",
+				b->key.srcfile ? b->key.srcfile : "");
+	case PEV_SORT_SYM: {
+		const struct pev_symbol *sa = a->key.sym, *sb = b->key.sym;
+		int c;
+
+		if (!sa && !sb)
+			return s64_sign(a->key.kip, b->key.kip);
+		c = dso_cmp(a->key.dso, b->key.dso);
+		if (c)
+			return c;
+		if (!sa || !sb)
+			return !sa ? 1 : -1;
+		if (sa == sb)
+			return 0;
+		if (sa->start != sb->start)
+			return s64_sign(sa->start, sb->start);
+		return s64_sign(sa->end, sb->end);
+	}
+	case PEV_SORT_CPU:
+		return a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;
+	case PEV_SORT_SOCKET:
+		return a->key.socket < b->key.socket ? -1 : a->key.socket > b->key.socket;
+	case PEV_SORT_SRCLINE:
+		return cmp_name(a->key.srcline ? a->key.srcline : "",
+				b->key.srcline ? b->key.srcline : "");
+	case PEV_SORT_TIME:
+		return a->key.time < b->key.time ? -1 : a->key.time > b->key.time;
+	/* perf's weight and ins_lat cmps are left - right (the others
+	 * right - left): larger first; the global ones times the samples */
+	case PEV_SORT_WEIGHT:
+		return s64_sign(b->key.weight * b->e.nr_samples, a->key.weight * a->e.nr_samples);
+	case PEV_SORT_LOCAL_WEIGHT:
+		return s64_sign(b->key.weight, a->key.weight);
+	case PEV_SORT_INS_LAT:
+		return s64_sign(b->key.ins_lat * b->e.nr_samples, a->key.ins_lat * a->e.nr_samples);
+	case PEV_SORT_LOCAL_INS_LAT:
+		return s64_sign(b->key.ins_lat, a->key.ins_lat);
+	case PEV_SORT_CGROUP:
+		return a->key.cgroup < b->key.cgroup ? -1 : a->key.cgroup > b->key.cgroup;
+	case PEV_SORT_CGROUP_ID:	/* perf: dev, then inode */
+		if (a->key.cgroup_dev != b->key.cgroup_dev)
+			return a->key.cgroup_dev < b->key.cgroup_dev ? -1 : 1;
+		return a->key.cgroup_ino < b->key.cgroup_ino ? -1 :
+		       a->key.cgroup_ino > b->key.cgroup_ino;
+	case PEV_SORT_CODE_PAGE_SIZE:
+		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
+	default:	/* perf's cmp(left, right) is pev__pf_key_collapse(right, left) */
+		if (pev__pf_is_branch_key(k)) {
+			int64_t c = pev__pf_branch_cmp(NULL, b, a, k);
+
+			return c < 0 ? -1 : c > 0;
+		}
+		return 0;
+	}
+}
+
+/* perf's output sort of a key (se_sort, else se_cmp). */
+static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
+		    enum pev_sort_key k)
+{
+	if (k == PEV_SORT_SYM) {
+		const struct pev_symbol *sa = a->key.sym, *sb = b->key.sym;
+
+		if (!sa || !sb)
+			return !sa && !sb ? 0 : !sa ? 1 : -1;
+		/* an inlined frame's symbol is named after the inlined function */
+		return cmp_name(a->key.inl ? a->key.inl : sa->name,
+				b->key.inl ? b->key.inl : sb->name);
+	}
+	/* perf's output sort: left first when cmp(new, old) > 0 */
+	if (pev__pf_is_branch_key(k)) {
+		int64_t c = pev__pf_branch_cmp(NULL, a, b, k);
+
+		return c > 0 ? -1 : c < 0;
+	}
+	return pev__pf_key_collapse(a, b, k);
+}
+
+/* perf's __hpp__sort_acc: the cumulative period, then (same thread,
+ * call graphs shown) the caller above the callee. */
+static int children_cmp(const struct pev_profile *p, const struct pf_entry *a,
+			const struct pf_entry *b)
+{
+	if (!p->opts.children)
+		return 0;
+	if (a->e.acc_period != b->e.acc_period)
+		return a->e.acc_period > b->e.acc_period ? -1 : 1;
+	if (p->opts.caller_first && a->e.pid == b->e.pid &&
+	    a->e.tid == b->e.tid && a->e.max_depth != b->e.max_depth) {
+		bool deeper_first = p->opts.order == PEV_PROFILE_CALLER;
+
+		return (a->e.max_depth > b->e.max_depth) == deeper_first ? -1 : 1;
+	}
+	return 0;
+}
+
+static int larger_first(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/* One item of an output order (a pev_sort_field or a key). */
+static int item_cmp(const struct pev_profile *p, const struct pf_entry *a,
+		    const struct pf_entry *b, int item)
+{
+	switch (item) {
+	case PEV_FIELD_OVERHEAD:
+	case PEV_FIELD_PERIOD:
+		return larger_first(a->e.period, b->e.period);
+	case PEV_FIELD_CHILDREN:
+		return children_cmp(p, a, b);
+	case PEV_FIELD_SYS:
+		return larger_first(a->e.period_sys, b->e.period_sys);
+	case PEV_FIELD_US:
+		return larger_first(a->e.period_us, b->e.period_us);
+	case PEV_FIELD_GUEST_SYS:
+		return larger_first(a->e.period_guest_sys, b->e.period_guest_sys);
+	case PEV_FIELD_GUEST_US:
+		return larger_first(a->e.period_guest_us, b->e.period_guest_us);
+	case PEV_FIELD_SAMPLES:
+		return larger_first(a->e.nr_samples, b->e.nr_samples);
+	default:
+		return key_sort(a, b, (enum pev_sort_key)item);
+	}
+}
+
+/* perf's hist_entry__sort(a, b) < 0: a is printed before b. */
+static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
+{
+	const struct pf_entry *a = &p->ents[ia], *b = &p->ents[ib];
+	int c;
+
+	if (p->opts.sort_order[0]) {
+		for (unsigned i = 0; i < 2 * PEV_PROFILE_MAX_KEYS && p->opts.sort_order[i]; i++)
+			if ((c = item_cmp(p, a, b, p->opts.sort_order[i])))
+				return c;
+		return 0;
+	}
+	if ((c = children_cmp(p, a, b)))
+		return c;
+	if (a->e.period != b->e.period)
+		return a->e.period > b->e.period ? -1 : 1;
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = key_sort(a, b, p->opts.keys[i])))
+			return c;
+	return 0;
+}
+
+/* perf's creation order of entries: by first sample, the self entry
+ * first, then the chain entries in walk order. */
+static int created_cmp(const void *x, const void *y)
+{
+	const struct pf_entry *a = &sort_p->ents[*(const uint32_t *)x];
+	const struct pf_entry *b = &sort_p->ents[*(const uint32_t *)y];
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->sub < b->sub ? -1 : a->sub > b->sub;
+}
+
+/* hists__findnew_entry: the new entry goes left when hist_entry__cmp(old,
+ * new) < 0, the same argument order as the collapse below. */
+static bool in_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	int c;
+
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = pev__pf_key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+			return c < 0;
+	return false;
+}
+
+/* hists__collapse_insert_entry: left when collapse(old, new) < 0, into
+ * the old entry when it is 0 (-2: merge). */
+static int collapse_dir(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	int c;
+
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = pev__pf_key_collapse(&p->ents[a], &p->ents[b], p->opts.keys[i])))
+			return c < 0;
+	return p->ents[a].key.filtered == p->ents[b].key.filtered ? -2 : 0;
+}
+
+static bool collapse_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	return collapse_dir(p, a, b) == 1;
+}
+
+/* he_stat__add_stat: entry a's totals into b (a is dropped). */
+static void merge_into(struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	struct pev_profile_entry *x = &p->ents[a].e, *y = &p->ents[b].e;
+
+	y->period += x->period;
+	y->nr_samples += x->nr_samples;
+	y->period_sys += x->period_sys;
+	y->period_us += x->period_us;
+	y->period_guest_sys += x->period_guest_sys;
+	y->period_guest_us += x->period_guest_us;
+	y->acc_period += x->acc_period;
+	y->acc_samples += x->acc_samples;
+	y->weight_sum += x->weight_sum;
+}
+
+/* perf's collapsed tree when its entries_in tree may hold entries that
+ * compare equal (branch mode's != keys): o[0..*n) inserted in turn, an
+ * entry meeting an equal one on its way down merged into it and left
+ * out; *n shrinks. */
+static int collapse_merge(struct pev_profile *p, uint32_t *o, uint32_t *n)
+{
+	struct pf_rbt t = { 0 };
+	uint32_t *pos = malloc(((size_t)*n + 1) * sizeof(*pos)), k = 0;
+	int err = 0;
+
+	if (!pos)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < *n && !err; i++) {
+		uint32_t x = t.root, y = 0;
+		int d = 0;
+
+		while (x) {
+			d = collapse_dir(p, o[i], pos[x]);
+			if (d == -2)
+				break;
+			y = x;
+			x = d ? t.l[x] : t.r[x];
+		}
+		if (x) {
+			merge_into(p, o[i], pos[x]);
+			continue;
+		}
+		int z = pev__pf_rbt_add(&t, y, d == 1);
+
+		if (z < 0)
+			err = z;
+		else
+			pos[z] = o[i];
+	}
+	/* the survivors, in insertion order: the caller sorts them next */
+	for (uint32_t i = 1; !err && i <= t.n; i++)
+		o[k++] = pos[i];
+	if (!err)
+		*n = k;
+	pev__pf_rbt_release(&t);
+	free(pos);
+	return err;
+}
+
+static bool output_left(const struct pev_profile *p, uint32_t a, uint32_t b)
+{
+	return entry_cmp(p, a, b) < 0;
+}
+
+/* perf inserts the collapsed entries one by one into a red-black tree
+ * (lib/rbtree.c) with entry_cmp, equal ones to the right.  entry_cmp is
+ * not transitive (the caller-first rule applies to one thread only), so
+ * the printed order depends on the tree's shape: build the same tree. */
+static void rb_rotate(struct pf_rbt *t, uint32_t x, bool left)
+{
+	uint32_t *a = left ? t->r : t->l, *b = left ? t->l : t->r;
+	uint32_t y = a[x];
+
+	a[x] = b[y];
+	if (b[y])
+		t->up[b[y]] = x;
+	t->up[y] = t->up[x];
+	if (!t->up[x])
+		t->root = y;
+	else if (x == t->l[t->up[x]])
+		t->l[t->up[x]] = y;
+	else
+		t->r[t->up[x]] = y;
+	b[y] = x;
+	t->up[x] = y;
+}
+
+static void rb_fix(struct pf_rbt *t, uint32_t z)
+{
+	while (t->up[z] && t->red[t->up[z]]) {
+		uint32_t pz = t->up[z], g = t->up[pz];
+		bool pleft = pz == t->l[g];
+		uint32_t u = pleft ? t->r[g] : t->l[g];
+
+		if (u && t->red[u]) {
+			t->red[pz] = 0;
+			t->red[u] = 0;
+			t->red[g] = 1;
+			z = g;
+			continue;
+		}
+		if (z == (pleft ? t->r[pz] : t->l[pz])) {
+			z = pz;
+			rb_rotate(t, z, pleft);
+			pz = t->up[z];
+			g = t->up[pz];
+		}
+		t->red[pz] = 0;
+		t->red[g] = 1;
+		rb_rotate(t, g, !pleft);
+	}
+	t->red[t->root] = 0;
+}
+
+int pev__pf_rbt_add(struct pf_rbt *t, uint32_t parent, bool left)
+{
+	uint32_t z = t->n + 1;
+
+	if (z >= t->cap) {
+		uint32_t c = t->cap ? t->cap * 2 : 1024;
+		uint32_t *l = realloc(t->l, c * sizeof(*l)), *r, *up;
+		uint8_t *red;
+
+		if (l)
+			t->l = l;
+		r = l ? realloc(t->r, c * sizeof(*r)) : NULL;
+		if (r)
+			t->r = r;
+		up = r ? realloc(t->up, c * sizeof(*up)) : NULL;
+		if (up)
+			t->up = up;
+		red = up ? realloc(t->red, c) : NULL;
+		if (!red)
+			return -ENOMEM;
+		t->red = red;
+		t->cap = c;
+	}
+	t->n = z;
+	t->l[z] = t->r[z] = 0;
+	t->up[z] = parent;
+	t->red[z] = 1;
+	if (!parent)
+		t->root = z;
+	else if (left)
+		t->l[parent] = z;
+	else
+		t->r[parent] = z;
+	rb_fix(t, z);
+	return (int)z;
+}
+
+void pev__pf_rbt_release(struct pf_rbt *t)
+{
+	free(t->l);
+	free(t->r);
+	free(t->up);
+	free(t->red);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Inserts o[0..n) in turn into a red-black tree, left when left(new,
+ * old), and writes the in-order walk back into o. */
+static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
+		    bool (*goes_left)(const struct pev_profile *, uint32_t, uint32_t))
+{
+	struct pf_rbt t = { 0 };
+	uint32_t *res, k = 0;
+
+	t.l = calloc(n + 1, sizeof(uint32_t));
+	t.r = calloc(n + 1, sizeof(uint32_t));
+	t.up = calloc(n + 1, sizeof(uint32_t));
+	t.red = calloc(n + 1, 1);
+	res = malloc((n + 1) * sizeof(uint32_t));
+	if (!t.l || !t.r || !t.up || !t.red || !res) {
+		free(t.l); free(t.r); free(t.up); free(t.red); free(res);
+		return -ENOMEM;
+	}
+	for (uint32_t z = 1; z <= n; z++) {
+		uint32_t y = 0, x = t.root;
+		bool left = false;
+
+		while (x) {
+			y = x;
+			left = goes_left(p, o[z - 1], o[x - 1]);
+			x = left ? t.l[x] : t.r[x];
+		}
+		t.up[z] = y;
+		t.red[z] = 1;
+		if (!y)
+			t.root = z;
+		else if (left)
+			t.l[y] = z;
+		else
+			t.r[y] = z;
+		rb_fix(&t, z);
+	}
+	/* in-order walk without a stack: follow parents back up */
+	for (uint32_t x = t.root, prev = 0; x;) {
+		if (prev == t.up[x]) {		/* came down */
+			if (t.l[x]) {
+				prev = x;
+				x = t.l[x];
+				continue;
+			}
+			prev = 0;		/* pretend we came back from the left */
+		}
+		if (prev == t.l[x]) {		/* left done */
+			res[k++] = o[x - 1];
+			if (t.r[x]) {
+				prev = x;
+				x = t.r[x];
+				continue;
+			}
+		}
+		prev = x;
+		x = t.up[x];
+	}
+	memcpy(o, res, n * sizeof(*o));
+	free(t.l); free(t.r); free(t.up); free(t.red); free(res);
+	return 0;
+}
+
+/* perf's three trees in turn: entries_in (creation order), the collapsed
+ * tree, the output tree.  Their comparisons are not all transitive
+ * (addresses compare by a wrapping difference), so each is rebuilt. */
+int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np)
+{
+	/* perf 6.1 builds its collapsed tree only when a sort key has a
+	 * collapse function: of perfev's keys, only comm has one */
+	bool collapse = p->key_on[PEV_SORT_COMM];
+	uint32_t n = *np;
+
+	sort_p = p;
+	qsort(o, n, sizeof(*o), created_cmp);
+	if (rb_order(p, o, n, in_left))
+		return -ENOMEM;
+	if (collapse && p->live_on) {
+		/* entries may merge: insert them in entries_in order, then
+		 * order the survivors as the collapsed tree does */
+		if (collapse_merge(p, o, np))
+			return -ENOMEM;
+		n = *np;
+	}
+	if (collapse && rb_order(p, o, n, collapse_left))
+		return -ENOMEM;
+	return rb_order(p, o, n, output_left);
+}
+
