@@ -3,6 +3,7 @@
  * library's profile model (perfev/profile.h); this file turns options into
  * its settings and report_out.c / report_graph.c print it. */
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,8 @@ static int setup_and_read(struct report *r)
 		return EXIT_USAGE;
 	if (!r->sort)
 		report_parse_sort(r, "comm,dso,symbol");
+	if (r->parent)
+		report_add_parent_key(r);
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
 	report_setup_cols(r);
 	report_fields_cols(r);
@@ -147,7 +150,11 @@ static int setup_and_read(struct report *r)
 	struct pev_chain_opts copts = { .size = sizeof(copts) };
 	struct pev_profile_opts popts = { .size = sizeof(popts) };
 
-	if (has_cc && (r->use_callchain || r->cumulate)) {
+	bool parent = false;
+
+	for (unsigned i = 0; i < r->nkeys; i++)
+		parent |= r->keys[i] == PEV_SORT_PARENT;
+	if (has_cc && (r->use_callchain || r->cumulate || parent)) {
 		r->chain = pev_chain_new(r->machine, &copts);
 		if (!r->chain) {
 			cli_error("out of memory");
@@ -156,7 +163,9 @@ static int setup_and_read(struct report *r)
 	}
 	for (unsigned i = 0; i < r->nkeys; i++)
 		popts.keys[i] = r->keys[i];
-	popts.callchains = r->chain != NULL;
+	popts.callchains = r->chain && (r->use_callchain || r->cumulate);
+	popts.parent_regex = r->parent;
+	popts.exclude_other = r->exclude_other;
 	popts.children = r->cumulate;
 	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
@@ -342,7 +351,9 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
-		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size (default comm,dso,symbol)", opt_sort, 0 },
+		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size, parent (default comm,dso,symbol)", opt_sort, 0 },
+		{ OPT_STRING, 'p', "parent", &r.parent, "regex", "the parent key's functions (POSIX extended regex, default ^sys_|^do_page_fault); adds the parent key", NULL, 0 },
+		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },
 		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields: overhead columns in perf's order (overhead_children, overhead, overhead_sys, overhead_us, sample, period), then sort keys", NULL, 0 },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
@@ -384,6 +395,18 @@ int cmd_report(int argc, char **argv)
 		cli_error("unexpected argument '%s'; perfev report reads a file given with -i",
 			  argv[first]);
 		return EXIT_USAGE;
+	}
+	if (r.parent) {
+		regex_t re;
+		char msg[128];
+		int rc = regcomp(&re, r.parent, REG_EXTENDED | REG_NOSUB);
+
+		if (rc) {
+			regerror(rc, &re, msg, sizeof(msg));
+			cli_error("invalid -p/--parent regex '%s': %s", r.parent, msg);
+			return EXIT_USAGE;
+		}
+		regfree(&re);
 	}
 	return report_run(&r);
 }

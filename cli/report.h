@@ -60,6 +60,8 @@ struct report {
 	bool header, header_only, quiet, json, no_pager, stdio, force;
 	bool show_cpu_util;
 	const char *percent_limit_str;
+	const char *parent;		/* -p: regex of parent functions */
+	bool exclude_other;		/* -x */
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;
@@ -97,11 +99,12 @@ int report_parse_sort(struct report *r, const char *s);
 int report_parse_callgraph(struct report *r, const char *s);
 void report_setup_cols(struct report *r);
 void report_setup_elide(struct report *r);
+void report_add_parent_key(struct report *r);
 /* report_out.c */
 void report_print(struct report *r);
 /* report_graph.c */
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
-			uint64_t total);
+			uint64_t total, uint64_t min_total);
 void report_json(struct report *r);
 /* report_fields.c */
 int report_parse_fields(struct report *r, bool cumulate);

@@ -72,6 +72,9 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 			l = e->cgroup ? (int)strlen(cgroup_name(r, e)) : 0;
 			break;
 		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
+		case PEV_SORT_PARENT:
+			l = e->parent ? (int)strlen(e->parent) : 0;
+			break;
 		case PEV_SORT_SRCFILE:	/* perf: the header's width, names cut */
 			l = 0;
 			break;
@@ -219,6 +222,9 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		break;
 	case PEV_SORT_CGROUP:
 		n = snprintf(b, sz, "%s", cgroup_name(r, e));
+		break;
+	case PEV_SORT_PARENT:
+		n = snprintf(b, sz, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
 		break;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		if (e->code_page_size)
@@ -399,8 +405,12 @@ void report_print(struct report *r)
 			if (r->percent_limit > 0 && (float)pct(v, total) < (float)r->percent_limit)
 				continue;
 			print_entry(r, e, total);
+			/* perf's hist_entry__fprintf: the graph's percentages
+			 * are of everything, filtered samples too; its
+			 * threshold of what --percentage counts */
 			if (r->use_callchain && e->tree)
-				report_print_graph(r, e, total);
+				report_print_graph(r, e, st->total_period + st->filtered_period,
+						   total);
 		}
 		fputs("\n\n", o);
 	}

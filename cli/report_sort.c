@@ -44,11 +44,12 @@ static const struct key_name key_names[] = {
 	{ "p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "local_p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
+	{ "parent", PEV_SORT_PARENT, C_KEY, "Parent symbol" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"parent", "trace", "transaction", "ipc_null",
+	"trace", "transaction", "ipc_null",
 	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
 	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
 	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
@@ -103,7 +104,7 @@ int report_parse_sort(struct report *r, const char *s)
 					cli_error("sort key '%.*s' is not supported by perfev report yet; "
 						  "use comm, pid, dso, sym, cpu, socket, srcline, srcfile, "
 						  "symbol_size, dso_size, time, weight, local_weight, "
-						  "cgroup, cgroup_id, code_page_size", (int)len, p);
+						  "cgroup, cgroup_id, code_page_size, parent", (int)len, p);
 				else
 					cli_error("unknown sort key '%.*s'; see 'perfev report -h' for the keys",
 						  (int)len, p);
@@ -168,6 +169,19 @@ void report_setup_cols(struct report *r)
 	}
 	if (r->sort && strstr(r->sort, "symbol"))
 		add_col(r, C_IPC_NULL, 0, "IPC   [IPC Coverage]");
+	/* perf's setup_sorting: -p adds the parent key after the others */
+	if (r->parent)
+		add_col(r, C_KEY, PEV_SORT_PARENT, "Parent symbol");
+}
+
+/* -p: the parent key after the sort order's keys (once). */
+void report_add_parent_key(struct report *r)
+{
+	for (unsigned i = 0; i < r->nkeys; i++)
+		if (r->keys[i] == PEV_SORT_PARENT)
+			return;
+	if (r->nkeys < PEV_PROFILE_MAX_KEYS - 1)
+		r->keys[r->nkeys++] = PEV_SORT_PARENT;
 }
 
 /* perf's parse_callchain_report_opt: words in any order, the first number

@@ -85,6 +85,14 @@ struct pev_profile_opts {
 	size_t nr_cpu_socket;
 	/* Timestamps printed relative to nothing: the profile only keeps the
 	 * numbers. */
+	/* PEV_SORT_PARENT (perf's -p): the first function on the sample's
+	 * call chain, walked in the tree's order, whose name matches this
+	 * POSIX extended regex; NULL: perf's "^sys_|^do_page_fault".  An
+	 * invalid one makes pev_profile_new fail with EINVAL. */
+	const char *parent_regex;
+	/* perf's -x/--exclude-other: samples without a parent are filtered
+	 * (kept hidden, as the filter's rejects; see filter above). */
+	bool exclude_other;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -117,7 +125,9 @@ struct pev_profile_entry {
 	 * by (perf's he->ip): map-relative for a sample's own location, as
 	 * sampled for a chain entry in children mode. */
 	uint64_t ip;
-	const struct pev_profile_frame *parent;	/* PEV_SORT_PARENT */
+	/* PEV_SORT_PARENT: the parent function's name (NULL: perf's
+	 * "[other]") */
+	const char *parent;
 	const char *srcline, *srcfile;
 	int32_t cpu, socket;
 	uint64_t time, weight, cgroup, code_page_size;

@@ -118,7 +118,9 @@ static int64_t chain_get(struct pev_profile *p, const uint32_t *ids, uint32_t n)
 		p->pool_cap = c;
 	}
 	memcpy(p->chain_pool + p->pool_len, ids, n * sizeof(*ids));
-	p->chains[p->nchains] = (struct pf_chain){ p->pool_len, n, h };
+	p->chains[p->nchains] = (struct pf_chain){ p->pool_len, n, h, NULL };
+	if (pev__pf_chain_parent(p, &p->chains[p->nchains]))
+		return -ENOMEM;
 	p->pool_len += n;
 	p->chash.slot[i] = ++p->nchains;
 	p->chash.n++;
@@ -241,7 +243,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			      uint8_t cpumode, bool *hit)
 {
 	const struct pev_callchain *cc = &s->callchain;
-	uint64_t nr = p->opts.callchains ? cc->nr : 0;
+	uint64_t nr = p->opts.callchains || p->parent_on ? cc->nr : 0;
 	uint64_t h = pf_mix(pf_mix(pf_mix(s->pid, cpumode), s->ip), nr);
 
 	*hit = false;
@@ -379,7 +381,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		if (self < 0)
 			return (int)self;
 		pev__pf_set_map_size(p, (uint32_t)self, &loc);
-		if (p->opts.callchains && p->chain) {
+		if ((p->opts.callchains || p->parent_on) && p->chain) {
 			chain = sample_chain(p, s);
 			if (chain < 0)
 				return (int)chain;
@@ -408,6 +410,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 
 		filtered = pev_filter_match(flt, &fs) != 0;
 	}
+	const char *parent = chain != UINT32_MAX ? p->chains[chain].parent : NULL;
+
+	/* perf's -x: no parent, filtered */
+	filtered |= p->opts.exclude_other && !parent;
 	char level = pev__pf_level_of(cpumode, loc.kernel);
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
@@ -417,6 +423,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.comm = comm;
 	if (p->key_on[PEV_SORT_PID])
 		k.tid = (int32_t)s->tid;
+	k.parent = parent;
 	const struct pf_frame *sf = (const struct pf_frame *)pev__pf_frame_at(p, (uint32_t)self);
 
 	/* perf's sym key compares DSOs only when a symbol was found */
@@ -501,7 +508,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		st->nr_samples++;
 		st->total_period += s->period;
 	}
-	if (chain == UINT32_MAX)
+	if (chain == UINT32_MAX || !p->opts.callchains)
 		return 0;
 	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, s->period);
 }
@@ -607,6 +614,11 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 		p->key_on[p->opts.keys[i]] = true;
 		p->nkeys++;
 	}
+	if (pev__pf_parent_init(p)) {
+		free(p);
+		errno = EINVAL;
+		return NULL;
+	}
 	p->frame_ip = p->opts.match == PEV_PROFILE_ADDRESS ||
 		      p->key_on[PEV_SORT_SRCLINE] || p->key_on[PEV_SORT_SRCFILE];
 	p->nevents = pev_decoder_nr_attrs(dec);
@@ -666,6 +678,8 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->raw_pool);
 	pev_srclines_free(p->srclines);
 	free(p->src_dsos);
+	if (p->parent_on)
+		regfree(&p->parent_re);
 	free(p);
 }
 

@@ -3,6 +3,7 @@
 #ifndef PEV_PROFILE_INTERNAL_H
 #define PEV_PROFILE_INTERNAL_H
 
+#include <regex.h>
 #include <stdint.h>
 #include <perfev/profile.h>
 
@@ -33,7 +34,7 @@ struct pf_key {
 	const char *inl;
 	uint64_t kip;		/* address when there is no symbol */
 	const char *srcline, *srcfile;
-	const struct pev_profile_frame *parent;
+	const char *parent;	/* interned name: equal names, equal keys */
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
@@ -72,6 +73,7 @@ struct pf_chain {		/* an interned sequence of frames, leaf first */
 	uint64_t off;		/* into chain_pool */
 	uint32_t len;
 	uint64_t hash;
+	const char *parent;	/* PEV_SORT_PARENT of its samples (interned) */
 };
 
 struct pf_pair {		/* (entry, chain, thread) with its totals */
@@ -113,6 +115,8 @@ struct pev_profile {
 	uint32_t nthread_ns, thread_ns_cap;
 	bool key_on[PEV_SORT_MAX];
 	bool frame_ip;		/* frames keep their ip (not merged per sym) */
+	bool parent_on;		/* parent_re compiled: chains get a parent */
+	regex_t parent_re;
 	bool finished;
 
 	/* Interned frames (in blocks, so pointers stay valid). */
@@ -204,6 +208,10 @@ void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
 /* Records the size of the map frame id was found in (the first one). */
 void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
 			  const struct pev_addr_loc *loc);
+/* profile_keys.c: compiles the parent regex (-EINVAL: invalid) */
+int pev__pf_parent_init(struct pev_profile *p);
+/* The parent of chain c (its frames leaf first), interned; 0 or -ENOMEM. */
+int pev__pf_chain_parent(struct pev_profile *p, struct pf_chain *c);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

@@ -327,6 +327,10 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
+	case PEV_SORT_PARENT:	/* perf's cmp_null(left, right), then names */
+		if (!a->key.parent || !b->key.parent)
+			return !a->key.parent && !b->key.parent ? 0 : !b->key.parent ? -1 : 1;
+		return cmp_name(a->key.parent, b->key.parent);
 	default:
 		return 0;
 	}
