@@ -16,6 +16,8 @@
 #include "pager.h"
 #include "report.h"
 
+#include <traceevent/trace-seq.h>
+
 static int opt_callgraph(const struct opt *o, const char *arg, void *ctx)
 {
 	(void)o;
@@ -85,6 +87,39 @@ static bool file_has_callchain(struct report *r)
 	return false;
 }
 
+static bool all_tracepoints(struct report *r)
+{
+	const struct pev_decoder *dec = pev_data_decoder(r->data);
+	size_t n = pev_decoder_nr_attrs(dec);
+
+	for (size_t i = 0; i < n; i++)
+		if (pev_decoder_attr(dec, i)->type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return n > 0;
+}
+
+/* perf's get_trace_output: TEP_PRINT_INFO with no time and CPU 0. */
+static int trace_output(void *arg, uint32_t event, const struct pev_sample *s,
+			char *buf, size_t size)
+{
+	struct report *r = arg;
+	const struct perf_event_attr *a = pev_decoder_attr(pev_data_decoder(r->data), event);
+	struct trace_seq seq;
+	int n;
+
+	if (!a || a->type != PERF_TYPE_TRACEPOINT)
+		return -1;
+	r->tf.data = r->data;
+	if (!tracefmt_find(&r->tf, a, event))
+		return snprintf(buf, size, "%s", "");
+	trace_seq_init(&seq);
+	tracefmt_info(&r->tf, &seq, s->raw.data, s->raw.size, 0, 0);
+	trace_seq_terminate(&seq);
+	n = snprintf(buf, size, "%s", seq.buffer ? seq.buffer : "");
+	trace_seq_destroy(&seq);
+	return n;
+}
+
 static bool any_filter(const struct pev_filter_opts *f)
 {
 	return f->comm || f->pid || f->tid || f->cpu || f->time || f->dso || f->symbols;
@@ -117,8 +152,13 @@ static int setup_and_read(struct report *r)
 		r->gorder = PEV_PROFILE_CALLER;
 	if (r->fields && report_parse_fields(r, r->cumulate) < 0)
 		return EXIT_USAGE;
+	/* perf's default for a file of tracepoints only: the trace key */
+	if (!r->sort && all_tracepoints(r))
+		r->sort = "trace";
 	if (!r->sort)
 		report_parse_sort(r, "comm,dso,symbol");
+	else if (!r->nkeys)
+		report_parse_sort(r, r->sort);
 	if (r->parent)
 		report_add_parent_key(r);
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
@@ -166,6 +206,8 @@ static int setup_and_read(struct report *r)
 	popts.callchains = r->chain && (r->use_callchain || r->cumulate);
 	popts.parent_regex = r->parent;
 	popts.exclude_other = r->exclude_other;
+	popts.trace_output = trace_output;
+	popts.trace_arg = r;
 	popts.children = r->cumulate;
 	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
@@ -328,6 +370,7 @@ out:
 	free(r->fields_keys);
 	free(r->cpu_socket);
 	pev_chain_free(r->chain);
+	tracefmt_release(&r->tf);
 	pev_filter_free(r->filter);
 	pev_machine_free(r->machine);
 	pev_dso_cache_free(r->dsos);

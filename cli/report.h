@@ -12,6 +12,8 @@
 #include <perfev/filter.h>
 #include <perfev/profile.h>
 
+#include "tracefmt.h"
+
 enum graph_mode { G_GRAPH, G_FRACTAL, G_FLAT, G_FOLDED, G_NONE };
 enum graph_value { V_PERCENT, V_PERIOD, V_COUNT };
 
@@ -92,6 +94,7 @@ struct report {
 	char *fields_keys;		/* -F: its sort keys */
 	FILE *out;
 	struct report_stats st;
+	struct tracefmt tf;		/* the trace key's formats */
 };
 
 /* report_sort.c */

@@ -426,6 +426,13 @@ void report_json(struct report *r)
 				case PEV_SORT_TIME:
 					fprintf(o, ",\"time\":%" PRIu64, e->time);
 					break;
+				case PEV_SORT_TRACE:
+					fputs(",\"trace\":", o);
+					if (e->trace)
+						json_str(o, e->trace);
+					else
+						fputs("null", o);
+					break;
 				case PEV_SORT_PARENT:
 					fputs(",\"parent\":", o);
 					if (e->parent)

@@ -75,6 +75,9 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_PARENT:
 			l = e->parent ? (int)strlen(e->parent) : 0;
 			break;
+		case PEV_SORT_TRACE:
+			l = e->trace && e->trace_compared ? (int)strlen(e->trace) : 0;
+			break;
 		case PEV_SORT_SRCFILE:	/* perf: the header's width, names cut */
 			l = 0;
 			break;
@@ -225,6 +228,9 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		break;
 	case PEV_SORT_PARENT:
 		n = snprintf(b, sz, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
+		break;
+	case PEV_SORT_TRACE:
+		n = snprintf(b, sz, "%-.*s", w, e->trace ? e->trace : "N/A");
 		break;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		if (e->code_page_size)

@@ -45,11 +45,12 @@ static const struct key_name key_names[] = {
 	{ "local_p_stage_cyc", PEV_SORT_NONE, C_DROPPED, "" },
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
 	{ "parent", PEV_SORT_PARENT, C_KEY, "Parent symbol" },
+	{ "trace", PEV_SORT_TRACE, C_KEY, "Trace output" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"trace", "transaction", "ipc_null",
+	"transaction", "ipc_null",
 	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
 	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
 	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
@@ -104,7 +105,7 @@ int report_parse_sort(struct report *r, const char *s)
 					cli_error("sort key '%.*s' is not supported by perfev report yet; "
 						  "use comm, pid, dso, sym, cpu, socket, srcline, srcfile, "
 						  "symbol_size, dso_size, time, weight, local_weight, "
-						  "cgroup, cgroup_id, code_page_size, parent", (int)len, p);
+						  "cgroup, cgroup_id, code_page_size, parent, trace", (int)len, p);
 				else
 					cli_error("unknown sort key '%.*s'; see 'perfev report -h' for the keys",
 						  (int)len, p);

@@ -52,6 +52,7 @@ enum pev_sort_key {
 	PEV_SORT_CGROUP,	/* cgroup: the sample's cgroup (name) */
 	PEV_SORT_INS_LAT,	/* ins_lat (WEIGHT_STRUCT bits 32-47) */
 	PEV_SORT_LOCAL_INS_LAT,	/* local_ins_lat */
+	PEV_SORT_TRACE,		/* trace: a tracepoint's formatted output */
 	PEV_SORT_MAX
 };
 #define PEV_PROFILE_MAX_KEYS 16
@@ -93,6 +94,13 @@ struct pev_profile_opts {
 	/* perf's -x/--exclude-other: samples without a parent are filtered
 	 * (kept hidden, as the filter's rejects; see filter above). */
 	bool exclude_other;
+	/* PEV_SORT_TRACE: writes the formatted output of sample s of event
+	 * `event` (perf's trace key) into buf (NUL-terminated) and returns
+	 * its length, or -1 when that event is not a tracepoint (the key
+	 * then holds NULL, perf's "N/A").  arg is trace_arg. */
+	int (*trace_output)(void *arg, uint32_t event, const struct pev_sample *s,
+			    char *buf, size_t size);
+	void *trace_arg;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -136,6 +144,12 @@ struct pev_profile_entry {
 	/* cgroup_id: the thread's cgroup namespace (NAMESPACES records) */
 	uint64_t cgroup_dev, cgroup_ino;
 	uint64_t ins_lat;	/* ins_lat, local_ins_lat */
+	const char *trace;	/* trace (NULL: not a tracepoint) */
+	/* perf formats an entry's trace output only when a comparison
+	 * reaches the trace key (another entry of the event equal on the
+	 * keys before it): the others do not widen its column and are cut
+	 * to the header's width.  Set after finish. */
+	bool trace_compared;
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */
 	uint64_t period_sys, period_us;		/* self, by cpumode */

@@ -60,6 +60,7 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.frame = fr;
 	e->e.ip = k->kip;
 	e->e.parent = k->parent;
+	e->e.trace = k->trace;
 	e->e.srcline = k->srcline;
 	e->e.srcfile = k->srcfile;
 	e->e.cpu = k->cpu;
@@ -458,6 +459,8 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		pev__pf_cgroup_ns(p, s->tid, &k.cgroup_dev, &k.cgroup_ino);
 	if (p->key_on[PEV_SORT_CODE_PAGE_SIZE])
 		k.cps = s->code_page_size;
+	if (p->key_on[PEV_SORT_TRACE] && (err = pev__pf_trace_key(p, ev, s, &k)))
+		return err;
 	if (p->key_on[PEV_SORT_SRCLINE]) {
 		const char *sl = pev_profile_srcline(p, pev__pf_frame_at(p, (uint32_t)self),
 						     false);

@@ -35,6 +35,7 @@ struct pf_key {
 	uint64_t kip;		/* address when there is no symbol */
 	const char *srcline, *srcfile;
 	const char *parent;	/* interned name: equal names, equal keys */
+	const char *trace;	/* interned tracepoint output */
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
@@ -212,6 +213,9 @@ void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
 int pev__pf_parent_init(struct pev_profile *p);
 /* The parent of chain c (its frames leaf first), interned; 0 or -ENOMEM. */
 int pev__pf_chain_parent(struct pev_profile *p, struct pf_chain *c);
+/* The trace key of sample s into k (interned); 0 or -ENOMEM. */
+int pev__pf_trace_key(struct pev_profile *p, uint32_t ev, const struct pev_sample *s,
+		      struct pf_key *k);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

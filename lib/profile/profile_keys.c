@@ -1,6 +1,8 @@
 /* The profile's sort keys that read more than the sample's own location:
- * parent (perf's -p regex over the call chain). */
+ * parent (perf's -p regex over the call chain), trace (a tracepoint's
+ * formatted output, from the caller's formatter). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile/profile_internal.h"
@@ -40,4 +42,31 @@ int pev__pf_chain_parent(struct pev_profile *p, struct pf_chain *c)
 		return c->parent ? 0 : -ENOMEM;
 	}
 	return 0;
+}
+
+int pev__pf_trace_key(struct pev_profile *p, uint32_t ev, const struct pev_sample *s,
+		      struct pf_key *k)
+{
+	char buf[1024];
+	int n;
+
+	k->trace = NULL;
+	if (!p->opts.trace_output)
+		return 0;
+	n = p->opts.trace_output(p->opts.trace_arg, ev, s, buf, sizeof(buf));
+	if (n < 0)
+		return 0;
+	if ((size_t)n < sizeof(buf)) {
+		k->trace = pev__pf_intern_str(p, buf, (size_t)n);
+		return k->trace ? 0 : -ENOMEM;
+	}
+	/* longer than the stack buffer: once more with room */
+	char *big = malloc((size_t)n + 1);
+
+	if (!big)
+		return -ENOMEM;
+	n = p->opts.trace_output(p->opts.trace_arg, ev, s, big, (size_t)n + 1);
+	k->trace = n < 0 ? NULL : pev__pf_intern_str(p, big, (size_t)n);
+	free(big);
+	return n < 0 || k->trace ? 0 : -ENOMEM;
 }

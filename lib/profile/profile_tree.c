@@ -327,6 +327,10 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
+	case PEV_SORT_TRACE:	/* perf: 0 for other events, else names */
+		if (!a->key.trace || !b->key.trace)
+			return 0;
+		return cmp_name(a->key.trace, b->key.trace);
 	case PEV_SORT_PARENT:	/* perf's cmp_null(left, right), then names */
 		if (!a->key.parent || !b->key.parent)
 			return !a->key.parent && !b->key.parent ? 0 : !b->key.parent ? -1 : 1;
@@ -635,6 +639,36 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 	return 0;
 }
 
+static unsigned trace_pos;
+
+static int before_trace_cmp(const void *x, const void *y)
+{
+	const struct pf_entry *a = &sort_p->ents[*(const uint32_t *)x];
+	const struct pf_entry *b = &sort_p->ents[*(const uint32_t *)y];
+	int c;
+
+	for (unsigned i = 0; i < trace_pos; i++)
+		if ((c = key_collapse(a, b, sort_p->opts.keys[i])))
+			return c;
+	return 0;
+}
+
+/* Entries equal on the keys before trace sit next to each other in any
+ * of perf's trees, so each meets another on the trace key. */
+static void mark_trace_compared(struct pev_profile *p, uint32_t *o, uint32_t n)
+{
+	trace_pos = 0;
+	while (trace_pos < p->nkeys && p->opts.keys[trace_pos] != PEV_SORT_TRACE)
+		trace_pos++;
+	if (trace_pos == p->nkeys)
+		return;
+	sort_p = p;
+	qsort(o, n, sizeof(*o), before_trace_cmp);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		if (!before_trace_cmp(&o[i], &o[i + 1]))
+			p->ents[o[i]].e.trace_compared = p->ents[o[i + 1]].e.trace_compared = true;
+}
+
 PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 {
 	int err;
@@ -676,6 +710,7 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 			if (p->ents[i].e.event == ev)
 				o[k++] = i;
 		p->order[ev] = o;
+		mark_trace_compared(p, o, k);
 		if (output_order(p, o, k))
 			return -ENOMEM;
 		p->stats[ev].nr_entries = k;
