@@ -148,6 +148,9 @@ static int setup_and_read(struct report *r)
 	 * pipe is reported without children, in the caller order chosen
 	 * for them */
 	r->cumulate = has_cc && r->children_flag && !pev_data_is_pipe(r->data);
+	/* perf's --mem-mode: no children */
+	if (r->mem_mode)
+		r->cumulate = false;
 	if (r->inverted || (has_cc && r->children_flag && !r->order_set))
 		r->gorder = PEV_PROFILE_CALLER;
 	if (r->fields && report_parse_fields(r, r->cumulate) < 0)
@@ -156,11 +159,16 @@ static int setup_and_read(struct report *r)
 	if (!r->sort && all_tracepoints(r))
 		r->sort = "trace";
 	if (!r->sort)
-		report_parse_sort(r, "comm,dso,symbol");
+		report_parse_sort(r, r->mem_mode ? REPORT_MEM_SORT : "comm,dso,symbol");
 	else if (!r->nkeys)
 		report_parse_sort(r, r->sort);
 	if (r->parent)
 		report_add_parent_key(r);
+	for (unsigned i = 0; i < r->nkeys && !r->mem_mode; i++)
+		if (report_is_mem_key(r->keys[i])) {
+			cli_error("sort key '%s' needs --mem-mode, as in perf", r->sort);
+			return EXIT_USAGE;
+		}
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
 	report_setup_cols(r);
 	report_fields_cols(r);
@@ -208,6 +216,7 @@ static int setup_and_read(struct report *r)
 	popts.exclude_other = r->exclude_other;
 	popts.trace_output = trace_output;
 	popts.trace_arg = r;
+	popts.mem_mode = r->mem_mode;
 	popts.children = r->cumulate;
 	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
@@ -338,6 +347,9 @@ static int report_run(struct report *r)
 		cli_error("out of memory");
 		goto out;
 	}
+	/* perf resolves data addresses in the data mappings too */
+	if (r->mem_mode)
+		pev_machine_set_flags(r->machine, PEV_MACHINE_DATA_MAPS);
 	set_build_ids(r);
 	r->out = stdout;
 	if (r->header_only) {
@@ -396,6 +408,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
 		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size, parent (default comm,dso,symbol)", opt_sort, 0 },
 		{ OPT_STRING, 'p', "parent", &r.parent, "regex", "the parent key's functions (POSIX extended regex, default ^sys_|^do_page_fault); adds the parent key", NULL, 0 },
+		{ OPT_BOOL, 0, "mem-mode", &r.mem_mode, NULL, "memory access profile: samples count their weight (perf's --mem-mode); enables the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size", NULL, 0 },
 		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },
 		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields: overhead columns in perf's order (overhead_children, overhead, overhead_sys, overhead_us, sample, period), then sort keys", NULL, 0 },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },

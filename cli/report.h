@@ -64,6 +64,7 @@ struct report {
 	const char *percent_limit_str;
 	const char *parent;		/* -p: regex of parent functions */
 	bool exclude_other;		/* -x */
+	bool mem_mode;			/* --mem-mode */
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;
@@ -103,6 +104,14 @@ int report_parse_callgraph(struct report *r, const char *s);
 void report_setup_cols(struct report *r);
 void report_setup_elide(struct report *r);
 void report_add_parent_key(struct report *r);
+/* perf 6.1's default_mem_sort_order */
+#define REPORT_MEM_SORT "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc"
+/* report_mem.c */
+bool report_is_mem_key(enum pev_sort_key k);
+int report_mem_width(struct report *r, const struct pev_profile_entry *e,
+		     enum pev_sort_key k);
+int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int w,
+		    char *b, size_t sz);
 /* report_out.c */
 void report_print(struct report *r);
 /* report_graph.c */

@@ -85,6 +85,7 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 			l = e->srcline ? (int)strlen(e->srcline) : 0;
 			break;
 		default:
+			l = report_is_mem_key(k) ? report_mem_width(r, e, k) : 0;
 			break;
 		}
 		if (l > w)
@@ -239,7 +240,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 			n = snprintf(b, sz, "%-*s", w, "N/A");
 		break;
 	default:
-		n = snprintf(b, sz, "%-*s", w, "");
+		n = report_mem_cell(e, c->key, w, b, sz);
 		break;
 	}
 	if (n < 0)
@@ -395,7 +396,12 @@ void report_print(struct report *r)
 			if (v > 1000) { v /= 1000; unit = 'G'; }
 			fprintf(o, "# Samples: %" PRIu64 "%c of event '%s'\n", v, unit,
 				name ? name : "unknown");
-			fprintf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+			if (r->mem_mode)	/* perf's sort order, ipc_null added */
+				fprintf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s%s\n#\n",
+					total, r->sort ? r->sort : REPORT_MEM_SORT,
+					r->sort && strstr(r->sort, "symbol") ? ",ipc_null" : "");
+			else
+				fprintf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 		}
 		compute_widths(r, ev);
 		if (!r->quiet)

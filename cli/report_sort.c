@@ -46,6 +46,17 @@ static const struct key_name key_names[] = {
 	{ "code_page_size", PEV_SORT_CODE_PAGE_SIZE, C_KEY, "Code Page Size" },
 	{ "parent", PEV_SORT_PARENT, C_KEY, "Parent symbol" },
 	{ "trace", PEV_SORT_TRACE, C_KEY, "Trace output" },
+	/* memory keys: with --mem-mode only, as in perf */
+	{ "mem", PEV_SORT_MEM, C_KEY, "Memory access" },
+	{ "snoop", PEV_SORT_SNOOP, C_KEY, "Snoop" },
+	{ "tlb", PEV_SORT_TLB, C_KEY, "TLB access" },
+	{ "locked", PEV_SORT_LOCKED, C_KEY, "Locked" },
+	{ "blocked", PEV_SORT_BLOCKED, C_KEY, "Blocked" },
+	{ "symbol_daddr", PEV_SORT_SYM_DADDR, C_KEY, "Data Symbol" },
+	{ "dso_daddr", PEV_SORT_DSO_DADDR, C_KEY, "Data Object" },
+	{ "dcacheline", PEV_SORT_DCACHELINE, C_KEY, "Data Cacheline" },
+	{ "phys_daddr", PEV_SORT_PHYS_DADDR, C_KEY, "Data Physical Address" },
+	{ "data_page_size", PEV_SORT_DATA_PAGE_SIZE, C_KEY, "Data Page Size" },
 };
 
 /* perf names that exist but need data this report does not model. */
@@ -54,8 +65,6 @@ static const char *const known_unsupported[] = {
 	"addr", "local_retire_lat", "retire_lat", "simd", "dso_from", "dso_to",
 	"sym_from", "sym_to", "mispredict", "in_tx", "abort", "cycles",
 	"srcline_from", "srcline_to", "ipc_lbr", "addr_from", "addr_to",
-	"symbol_daddr", "dso_daddr", "locked", "tlb", "mem", "snoop",
-	"dcacheline", "phys_daddr", "data_page_size", "blocked",
 	"overhead_guest_sys", "overhead_guest_us", NULL,
 };
 
@@ -139,7 +148,7 @@ int report_parse_sort(struct report *r, const char *s)
 /* perf_hpp__init then perf_hpp__setup_output_field. */
 void report_setup_cols(struct report *r)
 {
-	const char *s = r->sort ? r->sort : "comm,dso,symbol";
+	const char *s = r->sort ? r->sort : r->mem_mode ? REPORT_MEM_SORT : "comm,dso,symbol";
 
 	r->ncols = 0;
 	if (r->cumulate)

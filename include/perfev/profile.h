@@ -53,6 +53,18 @@ enum pev_sort_key {
 	PEV_SORT_INS_LAT,	/* ins_lat (WEIGHT_STRUCT bits 32-47) */
 	PEV_SORT_LOCAL_INS_LAT,	/* local_ins_lat */
 	PEV_SORT_TRACE,		/* trace: a tracepoint's formatted output */
+	/* Memory keys (perf's --mem-mode): PERF_SAMPLE_DATA_SRC fields, the
+	 * data address (ADDR), PHYS_ADDR and DATA_PAGE_SIZE. */
+	PEV_SORT_MEM,		/* mem: data_src memory level */
+	PEV_SORT_SNOOP,		/* snoop */
+	PEV_SORT_TLB,		/* tlb */
+	PEV_SORT_LOCKED,	/* locked */
+	PEV_SORT_BLOCKED,	/* blocked */
+	PEV_SORT_SYM_DADDR,	/* symbol_daddr: the data address's symbol */
+	PEV_SORT_DSO_DADDR,	/* dso_daddr: the data address's DSO */
+	PEV_SORT_DCACHELINE,	/* dcacheline: its 64-byte cache line */
+	PEV_SORT_PHYS_DADDR,	/* phys_daddr */
+	PEV_SORT_DATA_PAGE_SIZE,/* data_page_size */
 	PEV_SORT_MAX
 };
 #define PEV_PROFILE_MAX_KEYS 16
@@ -101,6 +113,9 @@ struct pev_profile_opts {
 	int (*trace_output)(void *arg, uint32_t event, const struct pev_sample *s,
 			    char *buf, size_t size);
 	void *trace_arg;
+	/* perf's --mem-mode: a sample counts its weight (1 when 0) instead
+	 * of its period. */
+	bool mem_mode;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -150,6 +165,14 @@ struct pev_profile_entry {
 	 * keys before it): the others do not widen its column and are cut
 	 * to the header's width.  Set after finish. */
 	bool trace_compared;
+	/* memory keys: the sample's data_src (perf's PERF_MEM_DATA_SRC_NONE
+	 * when the file has none), data address, where it resolved
+	 * (daddr_frame: NULL when no map holds it), physical address, data
+	 * page size, and the cpumode of the sample (dcacheline) */
+	uint64_t data_src, daddr, phys_addr, data_page_size;
+	const struct pev_profile_frame *daddr_frame;
+	uint64_t daddr_sym_off;		/* daddr - its symbol's start */
+	uint8_t cpumode;
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */
 	uint64_t period_sys, period_us;		/* self, by cpumode */

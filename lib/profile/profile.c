@@ -61,6 +61,9 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.ip = k->kip;
 	e->e.parent = k->parent;
 	e->e.trace = k->trace;
+	e->e.phys_addr = k->phys_addr;
+	e->e.data_page_size = k->dps;
+	e->e.cpumode = (uint8_t)k->cpumode;
 	e->e.srcline = k->srcline;
 	e->e.srcfile = k->srcfile;
 	e->e.cpu = k->cpu;
@@ -461,6 +464,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.cps = s->code_page_size;
 	if (p->key_on[PEV_SORT_TRACE] && (err = pev__pf_trace_key(p, ev, s, &k)))
 		return err;
+	struct pf_mem mem;
+
+	if ((err = pev__pf_mem_keys(p, s, cpumode, &k, &mem)))
+		return err;
 	if (p->key_on[PEV_SORT_SRCLINE]) {
 		const char *sl = pev_profile_srcline(p, pev__pf_frame_at(p, (uint32_t)self),
 						     false);
@@ -478,6 +485,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			return -ENOMEM;
 	}
 	uint32_t ei;
+	/* perf's mem mode: the weight is the cost */
+	uint64_t period = !p->opts.mem_mode ? s->period :
+			  (s->weight & 0xffffffffu) ? (s->weight & 0xffffffffu) : 1;
 
 	err = pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
 	if (err)
@@ -489,31 +499,37 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->pid = (int32_t)s->pid;
 		e->tid = (int32_t)s->tid;
 		p->ents[ei].seq = p->seq;
+		/* perf shows the memory info of the entry's first sample */
+		e->data_src = mem.data_src;
+		e->daddr = mem.daddr;
+		e->daddr_frame = mem.dframe;
+		e->daddr_sym_off = mem.sym_off;
+		e->cpumode = cpumode;
 	}
-	e->period += s->period;
+	e->period += period;
 	e->nr_samples++;
 	e->weight_sum += s->weight & 0xffffffffu;
 	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL: e->period_sys += s->period; break;
-	case PERF_RECORD_MISC_USER: e->period_us += s->period; break;
-	case PERF_RECORD_MISC_GUEST_KERNEL: e->period_guest_sys += s->period; break;
-	case PERF_RECORD_MISC_GUEST_USER: e->period_guest_us += s->period; break;
+	case PERF_RECORD_MISC_KERNEL: e->period_sys += period; break;
+	case PERF_RECORD_MISC_USER: e->period_us += period; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: e->period_guest_sys += period; break;
+	case PERF_RECORD_MISC_GUEST_USER: e->period_guest_us += period; break;
 	default: break;
 	}
 	if (p->opts.children) {
-		e->acc_period += s->period;
+		e->acc_period += period;
 		e->acc_samples++;
 	}
 	if (filtered) {
 		st->nr_filtered++;
-		st->filtered_period += s->period;
+		st->filtered_period += period;
 	} else {
 		st->nr_samples++;
-		st->total_period += s->period;
+		st->total_period += period;
 	}
 	if (chain == UINT32_MAX || !p->opts.callchains)
 		return 0;
-	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, s->period);
+	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, period);
 }
 
 PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)

@@ -36,6 +36,11 @@ struct pf_key {
 	const char *srcline, *srcfile;
 	const char *parent;	/* interned name: equal names, equal keys */
 	const char *trace;	/* interned tracepoint output */
+	/* memory keys: the data_src fields compared, data address, phys
+	 * address, data page size, data DSO, cache line and cpumode */
+	uint64_t data_src, daddr, phys_addr, dps;
+	struct pev_dso *ddso, *dcl_dso;
+	uint64_t dcl, cpumode, dcl_pid;
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
@@ -216,6 +221,14 @@ int pev__pf_chain_parent(struct pev_profile *p, struct pf_chain *c);
 /* The trace key of sample s into k (interned); 0 or -ENOMEM. */
 int pev__pf_trace_key(struct pev_profile *p, uint32_t ev, const struct pev_sample *s,
 		      struct pf_key *k);
+/* The memory keys of sample s into k, and what its entry shows (m);
+ * 0 or -ENOMEM. */
+struct pf_mem {
+	uint64_t data_src, daddr, sym_off;
+	const struct pev_profile_frame *dframe;
+};
+int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,
+		     struct pf_key *k, struct pf_mem *m);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

@@ -1,6 +1,7 @@
 /* The profile's sort keys that read more than the sample's own location:
  * parent (perf's -p regex over the call chain), trace (a tracepoint's
- * formatted output, from the caller's formatter). */
+ * formatted output, from the caller's formatter) and the memory keys
+ * (data_src fields, data address, physical address, data page size). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,70 @@ int pev__pf_trace_key(struct pev_profile *p, uint32_t ev, const struct pev_sampl
 	k->trace = n < 0 ? NULL : pev__pf_intern_str(p, big, (size_t)n);
 	free(big);
 	return n < 0 || k->trace ? 0 : -ENOMEM;
+}
+
+/* perf's PERF_MEM_DATA_SRC_NONE: what a sample without DATA_SRC holds */
+#define DATA_SRC_NONE (1ull | 1ull << 5 | 1ull << 19 | 1ull << 24 | 1ull << 26 | 0xfull << 33)
+
+int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,
+		     struct pf_key *k, struct pf_mem *m)
+{
+	uint64_t ds = (s->fields & PERF_SAMPLE_DATA_SRC) ? s->data_src : DATA_SRC_NONE;
+	uint64_t addr = (s->fields & PERF_SAMPLE_ADDR) ? s->addr : 0;
+	/* perf's cmps read one field each: mem_lvl, mem_snoop, mem_lock,
+	 * mem_dtlb, mem_blk */
+	static const struct { enum pev_sort_key key; uint64_t mask; } fields[] = {
+		{ PEV_SORT_MEM, 0x3fffull << 5 }, { PEV_SORT_SNOOP, 0x1full << 19 },
+		{ PEV_SORT_LOCKED, 0x3ull << 24 }, { PEV_SORT_TLB, 0x7full << 26 },
+		{ PEV_SORT_BLOCKED, 0x7ull << 40 },
+	};
+
+	memset(m, 0, sizeof(*m));
+	m->data_src = ds;
+	m->daddr = addr;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (p->key_on[fields[i].key])
+			k->data_src |= ds & fields[i].mask;
+	if (p->key_on[PEV_SORT_SYM_DADDR])
+		k->daddr = addr;
+	if (p->key_on[PEV_SORT_PHYS_DADDR])
+		k->phys_addr = s->phys_addr;
+	if (p->key_on[PEV_SORT_DATA_PAGE_SIZE])
+		k->dps = s->data_page_size;
+	if (!p->key_on[PEV_SORT_SYM_DADDR] && !p->key_on[PEV_SORT_DSO_DADDR] &&
+	    !p->key_on[PEV_SORT_DCACHELINE])
+		return 0;
+	/* perf's ip__resolve_data: the address in the sample's cpumode */
+	struct pev_addr_loc loc;
+
+	memset(&loc, 0, sizeof(loc));
+	if (pev_machine_resolve(p->m, s->pid, addr, cpumode, &loc))
+		memset(&loc, 0, sizeof(loc));
+	if (loc.dso) {
+		/* one frame per address: an object's offset is shown */
+		int64_t id = pev__pf_frame_get(p, loc.dso, loc.sym, NULL, loc.map_ip, addr,
+					       loc.map_ip, pev__pf_level_of(cpumode, loc.kernel));
+
+		if (id < 0)
+			return (int)id;
+		m->dframe = pev__pf_frame_at(p, (uint32_t)id);
+		m->sym_off = loc.sym_off;
+		if (p->key_on[PEV_SORT_DSO_DADDR])
+			k->ddso = ((const struct pf_frame *)m->dframe)->cdso;
+	}
+	if (p->key_on[PEV_SORT_DCACHELINE]) {
+		/* perf's cl_address of al_addr (map-relative when mapped) */
+		k->cpumode = cpumode;
+		k->dcl = (loc.dso ? loc.map_ip : addr) & ~63ull;
+		/* perf tells maps apart by device and inode (approximated by
+		 * the file) and private anonymous memory by process */
+		if (m->dframe) {
+			const char *n = pev_dso_name(loc.dso);
+
+			k->dcl_dso = ((const struct pf_frame *)m->dframe)->cdso;
+			if (cpumode != PERF_RECORD_MISC_KERNEL && n && !strcmp(n, "//anon"))
+				k->dcl_pid = s->pid;
+		}
+	}
+	return 0;
 }

@@ -263,6 +263,18 @@ static int s64_sign(uint64_t a, uint64_t b)
 	return d < 0 ? -1 : d > 0;
 }
 
+/* One field of a data_src, by the key that compares it. */
+static uint64_t mem_field(uint64_t ds, enum pev_sort_key k)
+{
+	switch (k) {
+	case PEV_SORT_MEM: return ds >> 5 & 0x3fff;
+	case PEV_SORT_SNOOP: return ds >> 19 & 0x1f;
+	case PEV_SORT_LOCKED: return ds >> 24 & 0x3;
+	case PEV_SORT_TLB: return ds >> 26 & 0x7f;
+	default: return ds >> 40 & 0x7;
+	}
+}
+
 /* The order of perf's collapsed tree: its cmp functions, ascending. */
 static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			enum pev_sort_key k)
@@ -327,6 +339,32 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
+	/* perf's memory cmps: right - left of one data_src field, the data
+	 * and physical addresses, the page size; dso_daddr unswapped */
+	case PEV_SORT_MEM:
+	case PEV_SORT_SNOOP:
+	case PEV_SORT_LOCKED:
+	case PEV_SORT_TLB:
+	case PEV_SORT_BLOCKED:
+		return s64_sign(mem_field(a->key.data_src, k), mem_field(b->key.data_src, k));
+	case PEV_SORT_SYM_DADDR:
+		return s64_sign(a->key.daddr, b->key.daddr);
+	case PEV_SORT_PHYS_DADDR:
+		return s64_sign(a->key.phys_addr, b->key.phys_addr);
+	case PEV_SORT_DATA_PAGE_SIZE:
+		return s64_sign(a->key.dps, b->key.dps);
+	case PEV_SORT_DSO_DADDR:
+		return dso_cmp(b->key.ddso, a->key.ddso);
+	case PEV_SORT_DCACHELINE:	/* event types (cpumode) together */
+		if (a->key.cpumode != b->key.cpumode)
+			return a->key.cpumode < b->key.cpumode ? -1 : 1;
+		if (!a->key.dcl_dso != !b->key.dcl_dso)
+			return !b->key.dcl_dso ? -1 : 1;
+		if (a->key.dcl_dso != b->key.dcl_dso)
+			return dso_cmp(a->key.dcl_dso, b->key.dcl_dso);
+		if (a->key.dcl_pid != b->key.dcl_pid)
+			return a->key.dcl_pid < b->key.dcl_pid ? -1 : 1;
+		return a->key.dcl < b->key.dcl ? -1 : a->key.dcl > b->key.dcl;
 	case PEV_SORT_TRACE:	/* perf: 0 for other events, else names */
 		if (!a->key.trace || !b->key.trace)
 			return 0;
