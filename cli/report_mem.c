@@ -138,7 +138,7 @@ static void page_size_str(uint64_t n, char *o, size_t sz)
 
 bool report_is_mem_key(enum pev_sort_key k)
 {
-	return k >= PEV_SORT_MEM && k <= PEV_SORT_DATA_PAGE_SIZE;
+	return k >= PEV_SORT_MEM && k <= PEV_SORT_SYM_IADDR;
 }
 
 /* hists__calc_col_len's memory columns */
@@ -158,6 +158,8 @@ int report_mem_width(struct report *r, const struct pev_profile_entry *e,
 	case PEV_SORT_DATA_PAGE_SIZE: return 22;
 	case PEV_SORT_SYM_DADDR:
 		return d && d->sym ? (int)strlen(d->sym->name) + 22 : 22;
+	case PEV_SORT_SYM_IADDR:
+		return e->frame && e->frame->sym ? (int)strlen(e->frame->sym->name) + 22 : 22;
 	case PEV_SORT_DCACHELINE:
 		return d && d->sym ? (int)strlen(d->sym->name) + 23 : 22;
 	case PEV_SORT_DSO_DADDR:
@@ -196,6 +198,10 @@ int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int 
 		return snprintf(b, sz, "%-*s", w, s);
 	case PEV_SORT_PHYS_DADDR:
 		return snprintf(b, sz, "[%c] %-#.*" PRIx64, lv, 16, e->phys_addr);
+	case PEV_SORT_SYM_IADDR:
+		if (e->frame && e->frame->sym && e->frame->dso)
+			return snprintf(b, sz, "[%c] %.*s", lv, w > 4 ? w - 4 : 0, e->frame->sym->name);
+		return snprintf(b, sz, "[%c] %-#.*" PRIx64, lv, 16, e->iaddr);
 	case PEV_SORT_DSO_DADDR:
 		return snprintf(b, sz, "%-*.*s", w, w,
 				d && d->dso ? pev_profile_dso_shown(d->dso, s, sizeof(s)) : "[unknown]");

@@ -57,6 +57,7 @@ static const struct key_name key_names[] = {
 	{ "dcacheline", PEV_SORT_DCACHELINE, C_KEY, "Data Cacheline" },
 	{ "phys_daddr", PEV_SORT_PHYS_DADDR, C_KEY, "Data Physical Address" },
 	{ "data_page_size", PEV_SORT_DATA_PAGE_SIZE, C_KEY, "Data Page Size" },
+	{ "symbol_iaddr", PEV_SORT_SYM_IADDR, C_KEY, "Code Symbol" },
 };
 
 /* perf names that exist but need data this report does not model. */

@@ -65,6 +65,7 @@ enum pev_sort_key {
 	PEV_SORT_DCACHELINE,	/* dcacheline: its 64-byte cache line */
 	PEV_SORT_PHYS_DADDR,	/* phys_daddr */
 	PEV_SORT_DATA_PAGE_SIZE,/* data_page_size */
+	PEV_SORT_SYM_IADDR,	/* symbol_iaddr: the sample's ip (its symbol) */
 	PEV_SORT_MAX
 };
 #define PEV_PROFILE_MAX_KEYS 16
@@ -172,6 +173,7 @@ struct pev_profile_entry {
 	uint64_t data_src, daddr, phys_addr, data_page_size;
 	const struct pev_profile_frame *daddr_frame;
 	uint64_t daddr_sym_off;		/* daddr - its symbol's start */
+	uint64_t iaddr;			/* symbol_iaddr: the sample's ip */
 	uint8_t cpumode;
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */

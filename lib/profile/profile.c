@@ -62,6 +62,7 @@ int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level
 	e->e.parent = k->parent;
 	e->e.trace = k->trace;
 	e->e.phys_addr = k->phys_addr;
+	e->e.iaddr = k->iaddr;
 	e->e.data_page_size = k->dps;
 	e->e.cpumode = (uint8_t)k->cpumode;
 	e->e.srcline = k->srcline;

@@ -40,7 +40,7 @@ struct pf_key {
 	 * address, data page size, data DSO, cache line and cpumode */
 	uint64_t data_src, daddr, phys_addr, dps;
 	struct pev_dso *ddso, *dcl_dso;
-	uint64_t dcl, cpumode, dcl_pid;
+	uint64_t dcl, cpumode, dcl_pid, iaddr;
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */

@@ -96,6 +96,8 @@ int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t 
 			k->data_src |= ds & fields[i].mask;
 	if (p->key_on[PEV_SORT_SYM_DADDR])
 		k->daddr = addr;
+	if (p->key_on[PEV_SORT_SYM_IADDR])
+		k->iaddr = s->ip;
 	if (p->key_on[PEV_SORT_PHYS_DADDR])
 		k->phys_addr = s->phys_addr;
 	if (p->key_on[PEV_SORT_DATA_PAGE_SIZE])

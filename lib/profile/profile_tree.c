@@ -349,6 +349,8 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 		return s64_sign(mem_field(a->key.data_src, k), mem_field(b->key.data_src, k));
 	case PEV_SORT_SYM_DADDR:
 		return s64_sign(a->key.daddr, b->key.daddr);
+	case PEV_SORT_SYM_IADDR:
+		return s64_sign(a->key.iaddr, b->key.iaddr);
 	case PEV_SORT_PHYS_DADDR:
 		return s64_sign(a->key.phys_addr, b->key.phys_addr);
 	case PEV_SORT_DATA_PAGE_SIZE:

@@ -1,6 +1,6 @@
 /* perfev report --mem-mode and its memory keys (mem, snoop, tlb, locked,
  * blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr,
- * data_page_size) against perf report --stdio 6.1, byte for byte:
+ * data_page_size, symbol_iaddr) against perf report --stdio 6.1, byte for byte:
  *  - on a perf.data built here with chosen PERF_SAMPLE_DATA_SRC values
  *    (memory levels with hit/miss, remote, hops, level numbers, snoop
  *    and snoopx, lock, TLB, blocking), weights (the cost in mem mode),
@@ -83,12 +83,13 @@ static const char *const syn_opts[] = {
 	"--mem-mode -s locked,blocked", "--mem-mode -s mem,snoop,tlb,locked,blocked",
 	"--mem-mode -s phys_daddr,data_page_size", "--mem-mode -s symbol_daddr",
 	"--mem-mode -s dso_daddr,dcacheline", "--mem-mode -s tlb,sym -n",
-	"--mem-mode -s data_page_size,mem --percent-limit 10", NULL,
+	"--mem-mode -s data_page_size,mem --percent-limit 10", "--mem-mode -s symbol_iaddr", NULL,
 };
 
 static const char *const live_opts[] = {
 	"--mem-mode -s mem,snoop,tlb,locked,blocked", "--mem-mode -s phys_daddr,data_page_size",
-	"--mem-mode -s dso_daddr", "--mem-mode -s dso,dso_daddr,data_page_size -n", NULL,
+	"--mem-mode -s dso_daddr", "--mem-mode -s dso,dso_daddr,data_page_size -n",
+	"--mem-mode -s symbol_iaddr,mem", NULL,
 };
 
 int main(void)
