@@ -166,7 +166,8 @@ static int setup_and_read(struct report *r)
 		report_add_parent_key(r);
 	for (unsigned i = 0; i < r->nkeys && !r->mem_mode; i++)
 		if (report_is_mem_key(r->keys[i])) {
-			cli_error("sort key '%s' needs --mem-mode, as in perf", r->sort);
+			cli_error("'-s %s' has memory keys: they need --mem-mode, as in perf",
+				  r->sort);
 			return EXIT_USAGE;
 		}
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
@@ -406,7 +407,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
-		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size, parent (default comm,dso,symbol)", opt_sort, 0 },
+		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size, parent, trace; with --mem-mode mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size, symbol_iaddr (default comm,dso,symbol; trace for tracepoints only)", opt_sort, 0 },
 		{ OPT_STRING, 'p', "parent", &r.parent, "regex", "the parent key's functions (POSIX extended regex, default ^sys_|^do_page_fault); adds the parent key", NULL, 0 },
 		{ OPT_BOOL, 0, "mem-mode", &r.mem_mode, NULL, "memory access profile: samples count their weight (perf's --mem-mode); enables the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size", NULL, 0 },
 		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },
