@@ -3,6 +3,7 @@
  * library's profile model (perfev/profile.h); this file turns options into
  * its settings and report_out.c / report_graph.c print it. */
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "options.h"
 #include "pager.h"
 #include "report.h"
+
+#include <traceevent/trace-seq.h>
 
 static int opt_callgraph(const struct opt *o, const char *arg, void *ctx)
 {
@@ -122,6 +125,39 @@ static int setup_branch_mode(struct report *r)
 	return 0;
 }
 
+static bool all_tracepoints(struct report *r)
+{
+	const struct pev_decoder *dec = pev_data_decoder(r->data);
+	size_t n = pev_decoder_nr_attrs(dec);
+
+	for (size_t i = 0; i < n; i++)
+		if (pev_decoder_attr(dec, i)->type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return n > 0;
+}
+
+/* perf's get_trace_output: TEP_PRINT_INFO with no time and CPU 0. */
+static int trace_output(void *arg, uint32_t event, const struct pev_sample *s,
+			char *buf, size_t size)
+{
+	struct report *r = arg;
+	const struct perf_event_attr *a = pev_decoder_attr(pev_data_decoder(r->data), event);
+	struct trace_seq seq;
+	int n;
+
+	if (!a || a->type != PERF_TYPE_TRACEPOINT)
+		return -1;
+	r->tf.data = r->data;
+	if (!tracefmt_find(&r->tf, a, event))
+		return snprintf(buf, size, "%s", "");
+	trace_seq_init(&seq);
+	tracefmt_info(&r->tf, &seq, s->raw.data, s->raw.size, 0, 0);
+	trace_seq_terminate(&seq);
+	n = snprintf(buf, size, "%s", seq.buffer ? seq.buffer : "");
+	trace_seq_destroy(&seq);
+	return n;
+}
+
 static bool any_filter(const struct pev_filter_opts *f)
 {
 	return f->comm || f->pid || f->tid || f->cpu || f->time || f->dso || f->symbols;
@@ -156,10 +192,21 @@ static int setup_and_read(struct report *r)
 	 * pipe is reported without children, in the caller order chosen
 	 * for them */
 	r->cumulate = has_cc && r->children_flag && !pev_data_is_pipe(r->data);
+	/* perf's --mem-mode: no children */
+	if (r->mem_mode)
+		r->cumulate = false;
 	if (r->inverted || (has_cc && r->children_flag && !r->order_set))
 		r->gorder = PEV_PROFILE_CALLER;
+	/* perf's default for a file of tracepoints only: the trace key */
+	r->tp_only = all_tracepoints(r);
 	if (report_setup_fields(r) < 0)
 		return EXIT_USAGE;
+	for (unsigned i = 0; i < r->nkeys && !r->mem_mode; i++)
+		if (report_is_mem_key(r->keys[i])) {
+			cli_error("'%s' has memory keys: they need --mem-mode, as in perf",
+				  r->sort ? r->sort : r->fields);
+			return EXIT_USAGE;
+		}
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
 	report_setup_elide(r);
 
@@ -187,7 +234,11 @@ static int setup_and_read(struct report *r)
 	struct pev_chain_opts copts = { .size = sizeof(copts) };
 	struct pev_profile_opts popts = { .size = sizeof(popts) };
 
-	if (has_cc && (r->use_callchain || r->cumulate)) {
+	bool parent = false;
+
+	for (unsigned i = 0; i < r->nkeys; i++)
+		parent |= r->keys[i] == PEV_SORT_PARENT;
+	if (has_cc && (r->use_callchain || r->cumulate || parent)) {
 		r->chain = pev_chain_new(r->machine, &copts);
 		if (!r->chain) {
 			cli_error("out of memory");
@@ -197,7 +248,12 @@ static int setup_and_read(struct report *r)
 	for (unsigned i = 0; i < r->nkeys; i++)
 		popts.keys[i] = r->keys[i];
 	memcpy(popts.sort_order, r->sort_order, sizeof(popts.sort_order));
-	popts.callchains = r->chain != NULL;
+	popts.callchains = r->chain && (r->use_callchain || r->cumulate);
+	popts.parent_regex = r->parent;
+	popts.exclude_other = r->exclude_other;
+	popts.trace_output = trace_output;
+	popts.trace_arg = r;
+	popts.mem_mode = r->mem_mode;
 	popts.children = r->cumulate;
 	popts.branch_mode = r->branch_mode;
 	popts.caller_first = r->use_callchain;
@@ -329,6 +385,9 @@ static int report_run(struct report *r)
 		cli_error("out of memory");
 		goto out;
 	}
+	/* perf resolves data addresses in the data mappings too */
+	if (r->mem_mode)
+		pev_machine_set_flags(r->machine, PEV_MACHINE_DATA_MAPS);
 	set_build_ids(r);
 	r->out = stdout;
 	if (r->header_only) {
@@ -360,6 +419,7 @@ out:
 	report_stats_free(r);
 	free(r->cpu_socket);
 	pev_chain_free(r->chain);
+	tracefmt_release(&r->tf);
 	pev_filter_free(r->filter);
 	pev_machine_free(r->machine);
 	pev_dso_cache_free(r->dsos);
@@ -384,10 +444,13 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
 		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
-		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size; in branch mode dso_from, dso_to, symbol_from, symbol_to, addr_from, addr_to, mispredict, in_tx, abort, cycles, srcline_from, srcline_to (default comm,dso,symbol; comm,dso_from,symbol_from,symbol_to,cycles in branch mode)", opt_sort, 0 },
+		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size, parent, trace; with --mem-mode mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size, symbol_iaddr; in branch mode dso_from, dso_to, symbol_from, symbol_to, addr_from, addr_to, mispredict, in_tx, abort, cycles, srcline_from, srcline_to (default comm,dso,symbol; trace for tracepoints only; perf's memory order with --mem-mode; comm,dso_from,symbol_from,symbol_to,cycles in branch mode)", opt_sort, 0 },
 		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields in this order: overhead, overhead_children, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, sample, period and sort keys (they sort the entries, after -s; +field: after the default columns)", NULL, 0 },
 		{ OPT_CALLBACK, 'b', "branch-stack", NULL, NULL, "branch mode: one entry per branch of the samples' branch stacks (default on files that have them)", opt_branch, OPT_NOARG },
 		{ OPT_CALLBACK, 0, "no-branch-stack", NULL, NULL, "not branch mode on a file with branch stacks", opt_branch, OPT_NOARG },
+		{ OPT_STRING, 'p', "parent", &r.parent, "regex", "the parent key's functions (POSIX extended regex, default ^sys_|^do_page_fault); adds the parent key", NULL, 0 },
+		{ OPT_BOOL, 0, "mem-mode", &r.mem_mode, NULL, "memory access profile: samples count their weight (perf's --mem-mode); enables the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size", NULL, 0 },
+		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
 		{ OPT_BOOL, 'G', "inverted", &r.inverted, NULL, "caller-based call graphs", NULL, 0 },
@@ -429,6 +492,18 @@ int cmd_report(int argc, char **argv)
 		cli_error("unexpected argument '%s'; perfev report reads a file given with -i",
 			  argv[first]);
 		return EXIT_USAGE;
+	}
+	if (r.parent) {
+		regex_t re;
+		char msg[128];
+		int rc = regcomp(&re, r.parent, REG_EXTENDED | REG_NOSUB);
+
+		if (rc) {
+			regerror(rc, &re, msg, sizeof(msg));
+			cli_error("invalid -p/--parent regex '%s': %s", r.parent, msg);
+			return EXIT_USAGE;
+		}
+		regfree(&re);
 	}
 	return report_run(&r);
 }

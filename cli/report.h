@@ -12,6 +12,8 @@
 #include <perfev/filter.h>
 #include <perfev/profile.h>
 
+#include "tracefmt.h"
+
 enum graph_mode { G_GRAPH, G_FRACTAL, G_FLAT, G_FOLDED, G_NONE };
 enum graph_value { V_PERCENT, V_PERIOD, V_COUNT };
 
@@ -59,9 +61,13 @@ struct report {
 	bool explicit_callgraph;	/* -g given */
 	bool inverted, show_nr, show_total_period, threads, stats;
 	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
+	bool tp_only;		/* every event a tracepoint: "trace" is the default sort */
 	bool show_cpu_util;
 	int branch_flag;		/* -b: 1, --no-branch-stack: 0, else -1 */
 	const char *percent_limit_str;
+	const char *parent;		/* -p: regex of parent functions */
+	bool exclude_other;		/* -x */
+	bool mem_mode;			/* --mem-mode */
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;
@@ -94,6 +100,7 @@ struct report {
 	int32_t *cpu_socket;
 	FILE *out;
 	struct report_stats st;
+	struct tracefmt tf;		/* the trace key's formats */
 };
 
 /* report_sort.c */
@@ -106,11 +113,19 @@ bool report_lookup_name(const char *s, size_t len, enum col_kind *kind,
 /* a perf 6.1 key perfev does not model */
 bool report_known_unsupported(const char *s, size_t len);
 void report_setup_elide(struct report *r);
+/* perf 6.1's default_mem_sort_order */
+#define REPORT_MEM_SORT "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc"
+/* report_mem.c */
+bool report_is_mem_key(enum pev_sort_key k);
+int report_mem_width(struct report *r, const struct pev_profile_entry *e,
+		     enum pev_sort_key k);
+int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int w,
+		    char *b, size_t sz);
 /* report_out.c */
 void report_print(struct report *r);
 /* report_graph.c */
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
-			uint64_t total);
+			uint64_t total, uint64_t min_total);
 void report_json(struct report *r);
 /* report_fields.c: the columns, grouping keys and output order from
  * -s, -F and the column options, by perf's rules; -1 (message printed)

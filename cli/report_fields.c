@@ -106,8 +106,10 @@ int report_setup_fields(struct report *r)
 	const char *f = r->fields;
 	bool strict = f && f[0] != '+';
 	struct list sort = { .n = 0 }, out = { .n = 0 }, fl = { .n = 0 };
+	/* perf's get_default_sort_order, by mode */
 	const char *s = r->sort ? r->sort : strict ? NULL :
-			r->branch_mode ? "comm,dso_from,symbol_from,symbol_to,cycles" : "comm,dso,symbol";
+			r->branch_mode ? "comm,dso_from,symbol_from,symbol_to,cycles" :
+			r->mem_mode ? REPORT_MEM_SORT : r->tp_only ? "trace" : "comm,dso,symbol";
 	static const struct item ipc = { C_IPC_NULL, PEV_SORT_SYM, "IPC   [IPC Coverage]" };
 
 	if (f && parse(r, &fl, strict ? f : f + 1, "field") < 0)
@@ -130,6 +132,9 @@ int report_setup_fields(struct report *r)
 	 * mode it appends "ipc_lbr", which perf 6.1 crashes on: left out. */
 	if (r->sort && strstr(r->sort, "symbol") && !r->branch_mode)
 		add(&sort, ipc);
+	/* perf's setup_sorting: -p adds the parent key after the sort order */
+	if (r->parent)
+		add(&sort, (struct item){ C_KEY, PEV_SORT_PARENT, "Parent symbol" });
 	if (!strict) {		/* perf_hpp__init */
 		if (r->cumulate)
 			add(&out, (struct item){ C_CHILDREN, 0, "Children" });

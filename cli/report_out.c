@@ -102,6 +102,12 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 			l = e->cgroup ? (int)strlen(cgroup_name(r, e)) : 0;
 			break;
 		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
+		case PEV_SORT_PARENT:
+			l = e->parent ? (int)strlen(e->parent) : 0;
+			break;
+		case PEV_SORT_TRACE:
+			l = e->trace && e->trace_compared ? (int)strlen(e->trace) : 0;
+			break;
 		case PEV_SORT_SRCFILE:	/* perf: the header's width, names cut */
 			l = 0;
 			break;
@@ -109,7 +115,7 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 			l = e->srcline ? (int)strlen(e->srcline) : 0;
 			break;
 		default:
-			l = branch_width(r, e, k);
+			l = report_is_mem_key(k) ? report_mem_width(r, e, k) : branch_width(r, e, k);
 			break;
 		}
 		if (l > w)
@@ -318,6 +324,12 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 	case PEV_SORT_CGROUP:
 		n = snprintf(b, sz, "%s", cgroup_name(r, e));
 		break;
+	case PEV_SORT_PARENT:
+		n = snprintf(b, sz, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
+		break;
+	case PEV_SORT_TRACE:
+		n = snprintf(b, sz, "%-.*s", w, e->trace ? e->trace : "N/A");
+		break;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		if (e->code_page_size)
 			n = snprintf(b, sz, "%-*" PRIu64 "K", w - 1, e->code_page_size >> 10);
@@ -325,7 +337,8 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 			n = snprintf(b, sz, "%-*s", w, "N/A");
 		break;
 	default:
-		n = branch_cell(r, e, c->key, w, b, sz);
+		n = report_is_mem_key(c->key) ? report_mem_cell(e, c->key, w, b, sz) :
+		    branch_cell(r, e, c->key, w, b, sz);
 		break;
 	}
 	if (n < 0)
@@ -494,7 +507,12 @@ void report_print(struct report *r)
 			if (v > 1000) { v /= 1000; unit = 'G'; }
 			fprintf(o, "# Samples: %" PRIu64 "%c of event '%s'\n", v, unit,
 				name ? name : "unknown");
-			fprintf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+			if (r->mem_mode)	/* perf's sort order, ipc_null added */
+				fprintf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s%s\n#\n",
+					total, r->sort ? r->sort : REPORT_MEM_SORT,
+					r->sort && strstr(r->sort, "symbol") ? ",ipc_null" : "");
+			else
+				fprintf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 		}
 		compute_widths(r, ev);
 		if (!r->quiet)
@@ -510,8 +528,12 @@ void report_print(struct report *r)
 			if (r->percent_limit > 0 && (float)pct(v, total) < (float)r->percent_limit)
 				continue;
 			print_entry(r, e, total);
+			/* perf's hist_entry__fprintf: the graph's percentages
+			 * are of everything, filtered samples too; its
+			 * threshold of what --percentage counts */
 			if (r->use_callchain && e->tree)
-				report_print_graph(r, e, total);
+				report_print_graph(r, e, st->total_period + st->filtered_period,
+						   total);
 		}
 		fputs("\n\n", o);
 	}

@@ -59,15 +59,26 @@ static const struct key_name key_names[] = {
 	{ "srcline_to", PEV_SORT_SRCLINE_TO, C_KEY, "To Source:Line" },
 	{ "addr_from", PEV_SORT_ADDR_FROM, C_KEY, "Source Address" },
 	{ "addr_to", PEV_SORT_ADDR_TO, C_KEY, "Target Address" },
+	{ "parent", PEV_SORT_PARENT, C_KEY, "Parent symbol" },
+	{ "trace", PEV_SORT_TRACE, C_KEY, "Trace output" },
+	/* memory keys: with --mem-mode only, as in perf */
+	{ "mem", PEV_SORT_MEM, C_KEY, "Memory access" },
+	{ "snoop", PEV_SORT_SNOOP, C_KEY, "Snoop" },
+	{ "tlb", PEV_SORT_TLB, C_KEY, "TLB access" },
+	{ "locked", PEV_SORT_LOCKED, C_KEY, "Locked" },
+	{ "blocked", PEV_SORT_BLOCKED, C_KEY, "Blocked" },
+	{ "symbol_daddr", PEV_SORT_SYM_DADDR, C_KEY, "Data Symbol" },
+	{ "dso_daddr", PEV_SORT_DSO_DADDR, C_KEY, "Data Object" },
+	{ "dcacheline", PEV_SORT_DCACHELINE, C_KEY, "Data Cacheline" },
+	{ "phys_daddr", PEV_SORT_PHYS_DADDR, C_KEY, "Data Physical Address" },
+	{ "data_page_size", PEV_SORT_DATA_PAGE_SIZE, C_KEY, "Data Page Size" },
+	{ "symbol_iaddr", PEV_SORT_SYM_IADDR, C_KEY, "Code Symbol" },
 };
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"parent", "trace", "transaction", "ipc_null",
-	"addr", "local_retire_lat", "retire_lat", "simd", "ipc_lbr",
-	"symbol_daddr", "dso_daddr", "locked", "tlb", "mem", "snoop",
-	"dcacheline", "phys_daddr", "data_page_size", "blocked",
-	NULL,
+	"transaction", "ipc_null",
+	"addr", "local_retire_lat", "retire_lat", "simd", "ipc_lbr", NULL,
 };
 
 static const struct key_name *find_key(const char *s, size_t len)
@@ -116,7 +127,7 @@ int report_parse_sort(struct report *r, const char *s)
 					cli_error("sort key '%.*s' is not supported by perfev report yet; "
 						  "use comm, pid, dso, sym, cpu, socket, srcline, srcfile, "
 						  "symbol_size, dso_size, time, weight, local_weight, "
-						  "cgroup, cgroup_id, code_page_size", (int)len, p);
+						  "cgroup, cgroup_id, code_page_size, parent, trace", (int)len, p);
 				else
 					cli_error("unknown sort key '%.*s'; see 'perfev report -h' for the keys",
 						  (int)len, p);

@@ -11,6 +11,7 @@
 #include <perfev/symbols.h>
 
 #include "script_out.h"
+#include "tracefmt.h"
 
 /* ---- Fields (perf script -F); 64 bits, as there are more than 32. */
 #define F_COMM		(1ull << 0)
@@ -90,9 +91,7 @@ struct script {
 	struct script_event *events;
 	size_t nr_events;
 	int name_width;		/* computed at the first sample */
-	struct tep_handle *tep;
-	struct tep_plugin_list *tep_plugins;
-	bool tep_tried;
+	struct tracefmt tf;	/* tracepoint formats */
 	/* -F as parsed: per perf type (0..5, 6 = other) */
 	struct {
 		bool user_set, wildcard;

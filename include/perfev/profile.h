@@ -65,6 +65,20 @@ enum pev_sort_key {
 	PEV_SORT_SRCLINE_TO,	/* srcline_to */
 	PEV_SORT_ADDR_FROM,	/* addr_from */
 	PEV_SORT_ADDR_TO,	/* addr_to */
+	PEV_SORT_TRACE,		/* trace: a tracepoint's formatted output */
+	/* Memory keys (perf's --mem-mode): PERF_SAMPLE_DATA_SRC fields, the
+	 * data address (ADDR), PHYS_ADDR and DATA_PAGE_SIZE. */
+	PEV_SORT_MEM,		/* mem: data_src memory level */
+	PEV_SORT_SNOOP,		/* snoop */
+	PEV_SORT_TLB,		/* tlb */
+	PEV_SORT_LOCKED,	/* locked */
+	PEV_SORT_BLOCKED,	/* blocked */
+	PEV_SORT_SYM_DADDR,	/* symbol_daddr: the data address's symbol */
+	PEV_SORT_DSO_DADDR,	/* dso_daddr: the data address's DSO */
+	PEV_SORT_DCACHELINE,	/* dcacheline: its 64-byte cache line */
+	PEV_SORT_PHYS_DADDR,	/* phys_daddr */
+	PEV_SORT_DATA_PAGE_SIZE,/* data_page_size */
+	PEV_SORT_SYM_IADDR,	/* symbol_iaddr: the sample's ip (its symbol) */
 	PEV_SORT_MAX
 };
 #define PEV_PROFILE_MAX_KEYS 16
@@ -121,6 +135,24 @@ struct pev_profile_opts {
 	 * flags (the PEV_SORT_*_FROM/TO keys); samples without one are left
 	 * out.  No call trees or children then. */
 	bool branch_mode;
+	/* PEV_SORT_PARENT (perf's -p): the first function on the sample's
+	 * call chain, walked in the tree's order, whose name matches this
+	 * POSIX extended regex; NULL: perf's "^sys_|^do_page_fault".  An
+	 * invalid one makes pev_profile_new fail with EINVAL. */
+	const char *parent_regex;
+	/* perf's -x/--exclude-other: samples without a parent are filtered
+	 * (kept hidden, as the filter's rejects; see filter above). */
+	bool exclude_other;
+	/* PEV_SORT_TRACE: writes the formatted output of sample s of event
+	 * `event` (perf's trace key) into buf (NUL-terminated) and returns
+	 * its length, or -1 when that event is not a tracepoint (the key
+	 * then holds NULL, perf's "N/A").  arg is trace_arg. */
+	int (*trace_output)(void *arg, uint32_t event, const struct pev_sample *s,
+			    char *buf, size_t size);
+	void *trace_arg;
+	/* perf's --mem-mode: a sample counts its weight (1 when 0) instead
+	 * of its period. */
+	bool mem_mode;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -153,7 +185,9 @@ struct pev_profile_entry {
 	 * by (perf's he->ip): map-relative for a sample's own location, as
 	 * sampled for a chain entry in children mode. */
 	uint64_t ip;
-	const struct pev_profile_frame *parent;	/* PEV_SORT_PARENT */
+	/* PEV_SORT_PARENT: the parent function's name (NULL: perf's
+	 * "[other]") */
+	const char *parent;
 	const char *srcline, *srcfile;
 	int32_t cpu, socket;
 	uint64_t time, weight, cgroup, code_page_size;
@@ -162,6 +196,21 @@ struct pev_profile_entry {
 	/* cgroup_id: the thread's cgroup namespace (NAMESPACES records) */
 	uint64_t cgroup_dev, cgroup_ino;
 	uint64_t ins_lat;	/* ins_lat, local_ins_lat */
+	const char *trace;	/* trace (NULL: not a tracepoint) */
+	/* perf formats an entry's trace output only when a comparison
+	 * reaches the trace key (another entry of the event equal on the
+	 * keys before it): the others do not widen its column and are cut
+	 * to the header's width.  Set after finish. */
+	bool trace_compared;
+	/* memory keys: the sample's data_src (perf's PERF_MEM_DATA_SRC_NONE
+	 * when the file has none), data address, where it resolved
+	 * (daddr_frame: NULL when no map holds it), physical address, data
+	 * page size, and the cpumode of the sample (dcacheline) */
+	uint64_t data_src, daddr, phys_addr, data_page_size;
+	const struct pev_profile_frame *daddr_frame;
+	uint64_t daddr_sym_off;		/* daddr - its symbol's start */
+	uint64_t iaddr;			/* symbol_iaddr: the sample's ip */
+	uint8_t cpumode;
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */
 	uint64_t period_sys, period_us;		/* self, by cpumode */

@@ -169,6 +169,10 @@ PEV_EXPORT void pev_machine_free(struct pev_machine *m);
 
 /* Machine flags. */
 #define PEV_MACHINE_EXEC_RESETS_MAPS	1u	/* COMM(exec) empties the maps */
+/* Data mappings (MMAP records with PERF_RECORD_MISC_MMAP_DATA, from
+ * perf record -d) become maps too, as in perf, so data addresses resolve
+ * (report --mem-mode); by default they are left out. */
+#define PEV_MACHINE_DATA_MAPS		2u
 /* Sets PEV_MACHINE_* flags (default 0). */
 PEV_EXPORT void pev_machine_set_flags(struct pev_machine *m, unsigned flags);
 

@@ -62,6 +62,11 @@ static int entry_get(struct pev_profile *p, const struct pf_key *k, char level,
 	e->e.frame = fr;
 	e->e.ip = k->kip;
 	e->e.parent = k->parent;
+	e->e.trace = k->trace;
+	e->e.phys_addr = k->phys_addr;
+	e->e.iaddr = k->iaddr;
+	e->e.data_page_size = k->dps;
+	e->e.cpumode = (uint8_t)k->cpumode;
 	e->e.srcline = k->srcline;
 	e->e.srcfile = k->srcfile;
 	e->e.cpu = k->cpu;
@@ -132,7 +137,9 @@ static int64_t chain_get(struct pev_profile *p, const uint32_t *ids, uint32_t n)
 		p->pool_cap = c;
 	}
 	memcpy(p->chain_pool + p->pool_len, ids, n * sizeof(*ids));
-	p->chains[p->nchains] = (struct pf_chain){ p->pool_len, n, h };
+	p->chains[p->nchains] = (struct pf_chain){ p->pool_len, n, h, NULL };
+	if (pev__pf_chain_parent(p, &p->chains[p->nchains]))
+		return -ENOMEM;
 	p->pool_len += n;
 	p->chash.slot[i] = ++p->nchains;
 	p->chash.n++;
@@ -255,7 +262,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			      uint8_t cpumode, bool *hit)
 {
 	const struct pev_callchain *cc = &s->callchain;
-	uint64_t nr = p->opts.callchains ? cc->nr : 0;
+	uint64_t nr = p->opts.callchains || p->parent_on ? cc->nr : 0;
 	uint64_t h = pf_mix(pf_mix(pf_mix(s->pid, cpumode), s->ip), nr);
 
 	*hit = false;
@@ -406,7 +413,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		if (self < 0)
 			return (int)self;
 		pev__pf_set_map_size(p, (uint32_t)self, &loc);
-		if (p->opts.callchains && p->chain) {
+		if ((p->opts.callchains || p->parent_on) && p->chain) {
 			chain = sample_chain(p, s);
 			if (chain < 0)
 				return (int)chain;
@@ -435,6 +442,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 
 		filtered = pev_filter_match(flt, &fs) != 0;
 	}
+	const char *parent = chain != UINT32_MAX ? p->chains[chain].parent : NULL;
+
+	/* perf's -x: no parent, filtered */
+	filtered |= p->opts.exclude_other && !parent;
 	char level = pev__pf_level_of(cpumode, loc.kernel);
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
@@ -444,6 +455,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		k.comm = comm;
 	if (p->key_on[PEV_SORT_PID])
 		k.tid = (int32_t)s->tid;
+	k.parent = parent;
 	const struct pf_frame *sf = (const struct pf_frame *)pev__pf_frame_at(p, (uint32_t)self);
 
 	/* perf's sym key compares DSOs only when a symbol was found */
@@ -478,6 +490,12 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		pev__pf_cgroup_ns(p, s->tid, &k.cgroup_dev, &k.cgroup_ino);
 	if (p->key_on[PEV_SORT_CODE_PAGE_SIZE])
 		k.cps = s->code_page_size;
+	if (p->key_on[PEV_SORT_TRACE] && (err = pev__pf_trace_key(p, ev, s, &k)))
+		return err;
+	struct pf_mem mem;
+
+	if ((err = pev__pf_mem_keys(p, s, cpumode, &k, &mem)))
+		return err;
 	if (p->key_on[PEV_SORT_SRCLINE]) {
 		const char *sl = pev_profile_srcline(p, pev__pf_frame_at(p, (uint32_t)self),
 						     false);
@@ -495,6 +513,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			return -ENOMEM;
 	}
 	uint32_t ei;
+	/* perf's mem mode: the weight is the cost */
+	uint64_t period = !p->opts.mem_mode ? s->period :
+			  (s->weight & 0xffffffffu) ? (s->weight & 0xffffffffu) : 1;
 
 	if (p->opts.branch_mode)
 		return (s->fields & PERF_SAMPLE_BRANCH_STACK) ?
@@ -509,31 +530,37 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->pid = (int32_t)s->pid;
 		e->tid = (int32_t)s->tid;
 		p->ents[ei].seq = p->seq;
+		/* perf shows the memory info of the entry's first sample */
+		e->data_src = mem.data_src;
+		e->daddr = mem.daddr;
+		e->daddr_frame = mem.dframe;
+		e->daddr_sym_off = mem.sym_off;
+		e->cpumode = cpumode;
 	}
-	e->period += s->period;
+	e->period += period;
 	e->nr_samples++;
 	e->weight_sum += s->weight & 0xffffffffu;
 	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL: e->period_sys += s->period; break;
-	case PERF_RECORD_MISC_USER: e->period_us += s->period; break;
-	case PERF_RECORD_MISC_GUEST_KERNEL: e->period_guest_sys += s->period; break;
-	case PERF_RECORD_MISC_GUEST_USER: e->period_guest_us += s->period; break;
+	case PERF_RECORD_MISC_KERNEL: e->period_sys += period; break;
+	case PERF_RECORD_MISC_USER: e->period_us += period; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: e->period_guest_sys += period; break;
+	case PERF_RECORD_MISC_GUEST_USER: e->period_guest_us += period; break;
 	default: break;
 	}
 	if (p->opts.children) {
-		e->acc_period += s->period;
+		e->acc_period += period;
 		e->acc_samples++;
 	}
 	if (filtered) {
 		st->nr_filtered++;
-		st->filtered_period += s->period;
+		st->filtered_period += period;
 	} else {
 		st->nr_samples++;
-		st->total_period += s->period;
+		st->total_period += period;
 	}
-	if (chain == UINT32_MAX)
+	if (chain == UINT32_MAX || !p->opts.callchains)
 		return 0;
-	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, s->period);
+	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, period);
 }
 
 PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)
@@ -650,6 +677,11 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 	p->live_on = p->opts.branch_mode && (p->key_on[PEV_SORT_MISPREDICT] ||
 					     p->key_on[PEV_SORT_IN_TX] ||
 					     p->key_on[PEV_SORT_ABORT]);
+	if (pev__pf_parent_init(p)) {
+		free(p);
+		errno = EINVAL;
+		return NULL;
+	}
 	p->frame_ip = p->opts.match == PEV_PROFILE_ADDRESS ||
 		      p->key_on[PEV_SORT_SRCLINE] || p->key_on[PEV_SORT_SRCFILE];
 	p->nevents = pev_decoder_nr_attrs(dec);
@@ -710,6 +742,8 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->raw_pool);
 	pev_srclines_free(p->srclines);
 	free(p->src_dsos);
+	if (p->parent_on)
+		regfree(&p->parent_re);
 	free(p);
 }
 

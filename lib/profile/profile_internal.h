@@ -3,6 +3,7 @@
 #ifndef PEV_PROFILE_INTERNAL_H
 #define PEV_PROFILE_INTERNAL_H
 
+#include <regex.h>
 #include <stdint.h>
 #include <perfev/profile.h>
 
@@ -33,7 +34,13 @@ struct pf_key {
 	const char *inl;
 	uint64_t kip;		/* address when there is no symbol */
 	const char *srcline, *srcfile;
-	const struct pev_profile_frame *parent;
+	const char *parent;	/* interned name: equal names, equal keys */
+	const char *trace;	/* interned tracepoint output */
+	/* memory keys: the data_src fields compared, data address, phys
+	 * address, data page size, data DSO, cache line and cpumode */
+	uint64_t data_src, daddr, phys_addr, dps;
+	struct pev_dso *ddso, *dcl_dso;
+	uint64_t dcl, cpumode, dcl_pid, iaddr;
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
@@ -79,6 +86,7 @@ struct pf_chain {		/* an interned sequence of frames, leaf first */
 	uint64_t off;		/* into chain_pool */
 	uint32_t len;
 	uint64_t hash;
+	const char *parent;	/* PEV_SORT_PARENT of its samples (interned) */
 };
 
 struct pf_pair {		/* (entry, chain, thread) with its totals */
@@ -120,6 +128,8 @@ struct pev_profile {
 	uint32_t nthread_ns, thread_ns_cap;
 	bool key_on[PEV_SORT_MAX];
 	bool frame_ip;		/* frames keep their ip (not merged per sym) */
+	bool parent_on;		/* parent_re compiled: chains get a parent */
+	regex_t parent_re;
 	bool finished;
 
 	/* Interned frames (in blocks, so pointers stay valid). */
@@ -250,6 +260,21 @@ void pev__pf_rbt_release(struct pf_rbt *t);
 /* perf's cmp(b, a) of key k (the order of its collapsed tree). */
 int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			 enum pev_sort_key k);
+/* profile_keys.c: compiles the parent regex (-EINVAL: invalid) */
+int pev__pf_parent_init(struct pev_profile *p);
+/* The parent of chain c (its frames leaf first), interned; 0 or -ENOMEM. */
+int pev__pf_chain_parent(struct pev_profile *p, struct pf_chain *c);
+/* The trace key of sample s into k (interned); 0 or -ENOMEM. */
+int pev__pf_trace_key(struct pev_profile *p, uint32_t ev, const struct pev_sample *s,
+		      struct pf_key *k);
+/* The memory keys of sample s into k, and what its entry shows (m);
+ * 0 or -ENOMEM. */
+struct pf_mem {
+	uint64_t data_src, daddr, sym_off;
+	const struct pev_profile_frame *dframe;
+};
+int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,
+		     struct pf_key *k, struct pf_mem *m);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

@@ -38,6 +38,19 @@ static int s64_sign(uint64_t a, uint64_t b)
 	return d < 0 ? -1 : d > 0;
 }
 
+/* One field of a data_src, by the key that compares it. */
+static uint64_t mem_field(uint64_t ds, enum pev_sort_key k)
+{
+	switch (k) {
+	case PEV_SORT_MEM: return ds >> 5 & 0x3fff;
+	case PEV_SORT_SNOOP: return ds >> 19 & 0x1f;
+	case PEV_SORT_LOCKED: return ds >> 24 & 0x3;
+	case PEV_SORT_TLB: return ds >> 26 & 0x7f;
+	default: return ds >> 40 & 0x7;
+	}
+}
+
+
 /* The order of perf's collapsed tree: its cmp functions, ascending. */
 int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			 enum pev_sort_key k)
@@ -102,6 +115,42 @@ int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 		       a->key.cgroup_ino > b->key.cgroup_ino;
 	case PEV_SORT_CODE_PAGE_SIZE:
 		return a->key.cps < b->key.cps ? -1 : a->key.cps > b->key.cps;
+	/* perf's memory cmps: right - left of one data_src field, the data
+	 * and physical addresses, the page size; dso_daddr unswapped */
+	case PEV_SORT_MEM:
+	case PEV_SORT_SNOOP:
+	case PEV_SORT_LOCKED:
+	case PEV_SORT_TLB:
+	case PEV_SORT_BLOCKED:
+		return s64_sign(mem_field(a->key.data_src, k), mem_field(b->key.data_src, k));
+	case PEV_SORT_SYM_DADDR:
+		return s64_sign(a->key.daddr, b->key.daddr);
+	case PEV_SORT_SYM_IADDR:
+		return s64_sign(a->key.iaddr, b->key.iaddr);
+	case PEV_SORT_PHYS_DADDR:
+		return s64_sign(a->key.phys_addr, b->key.phys_addr);
+	case PEV_SORT_DATA_PAGE_SIZE:
+		return s64_sign(a->key.dps, b->key.dps);
+	case PEV_SORT_DSO_DADDR:
+		return dso_cmp(b->key.ddso, a->key.ddso);
+	case PEV_SORT_DCACHELINE:	/* event types (cpumode) together */
+		if (a->key.cpumode != b->key.cpumode)
+			return a->key.cpumode < b->key.cpumode ? -1 : 1;
+		if (!a->key.dcl_dso != !b->key.dcl_dso)
+			return !b->key.dcl_dso ? -1 : 1;
+		if (a->key.dcl_dso != b->key.dcl_dso)
+			return dso_cmp(a->key.dcl_dso, b->key.dcl_dso);
+		if (a->key.dcl_pid != b->key.dcl_pid)
+			return a->key.dcl_pid < b->key.dcl_pid ? -1 : 1;
+		return a->key.dcl < b->key.dcl ? -1 : a->key.dcl > b->key.dcl;
+	case PEV_SORT_TRACE:	/* perf: 0 for other events, else names */
+		if (!a->key.trace || !b->key.trace)
+			return 0;
+		return cmp_name(a->key.trace, b->key.trace);
+	case PEV_SORT_PARENT:	/* perf's cmp_null(left, right), then names */
+		if (!a->key.parent || !b->key.parent)
+			return !a->key.parent && !b->key.parent ? 0 : !b->key.parent ? -1 : 1;
+		return cmp_name(a->key.parent, b->key.parent);
 	default:	/* perf's cmp(left, right) is pev__pf_key_collapse(right, left) */
 		if (pev__pf_is_branch_key(k)) {
 			int64_t c = pev__pf_branch_cmp(NULL, b, a, k);
@@ -468,6 +517,42 @@ static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
 	return 0;
 }
 
+static unsigned trace_pos;
+
+static int before_trace_cmp(const void *x, const void *y)
+{
+	const struct pf_entry *a = &sort_p->ents[*(const uint32_t *)x];
+	const struct pf_entry *b = &sort_p->ents[*(const uint32_t *)y];
+	int c;
+
+	for (unsigned i = 0; i < trace_pos; i++)
+		if ((c = pev__pf_key_collapse(a, b, sort_p->opts.keys[i])))
+			return c;
+	return 0;
+}
+
+/* Entries equal on the keys before trace sit next to each other in any
+ * of perf's trees, so each meets another on the trace key. */
+static void mark_trace_compared(struct pev_profile *p, uint32_t *o, uint32_t n)
+{
+	trace_pos = 0;
+	while (trace_pos < p->nkeys && p->opts.keys[trace_pos] != PEV_SORT_TRACE)
+		trace_pos++;
+	if (trace_pos == p->nkeys)
+		return;
+	/* in children mode perf compares each sample's entry with the chain
+	 * entries it makes (the first one at the same place) */
+	for (uint32_t i = 0; i < n && p->opts.children; i++)
+		if (p->ents[o[i]].e.max_depth > 0)
+			p->ents[o[i]].e.trace_compared = true;
+	sort_p = p;
+	qsort(o, n, sizeof(*o), before_trace_cmp);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		if (!before_trace_cmp(&o[i], &o[i + 1]))
+			p->ents[o[i]].e.trace_compared = p->ents[o[i + 1]].e.trace_compared = true;
+}
+
+
 /* perf's three trees in turn: entries_in (creation order), the collapsed
  * tree, the output tree.  Their comparisons are not all transitive
  * (addresses compare by a wrapping difference), so each is rebuilt. */
@@ -478,6 +563,7 @@ int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np)
 	bool collapse = p->key_on[PEV_SORT_COMM];
 	uint32_t n = *np;
 
+	mark_trace_compared(p, o, n);
 	sort_p = p;
 	qsort(o, n, sizeof(*o), created_cmp);
 	if (rb_order(p, o, n, in_left))

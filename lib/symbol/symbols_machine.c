@@ -340,7 +340,9 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 	const char *name = mm->filename;
 	struct maps *ms;
 
-	if (rec->misc & PERF_RECORD_MISC_MMAP_DATA)
+	bool data = rec->misc & PERF_RECORD_MISC_MMAP_DATA;
+
+	if (data && !(m->flags & PEV_MACHINE_DATA_MAPS))
 		return 0;
 	if (!mm->len || nm.end < nm.start)
 		return 0;
@@ -373,7 +375,7 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 		bool anon = is_anon(name) || (rec->type == PERF_RECORD_MMAP2 &&
 					     (mm->flags & MAP_HUGETLB));
 		bool no_dso = is_no_dso(name);
-		bool exec = rec->type != PERF_RECORD_MMAP2 || (mm->prot & PROT_EXEC);
+		bool exec = !data && (rec->type != PERF_RECORD_MMAP2 || (mm->prot & PROT_EXEC));
 
 		if ((anon || no_dso) && exec) {
 			snprintf(anon_name, sizeof(anon_name), "/tmp/perf-%d.map", (int)mm->pid);
