@@ -113,6 +113,11 @@ static int inject_dump(struct inject *j, const char *path)
 	struct pev_jitdump_header h;
 	struct pev_jit_record r;
 	char dir[4096], file[4200];
+	/* perf keeps the last DEBUG_INFO (with entries) for the next load
+	 * and the last UNWINDING_INFO for every load up to one whose
+	 * eh_frame_hdr_size is not 0. */
+	struct pev_jit_record dbg = { 0 }, unw = { 0 };
+	struct pev_jit_elf_extra x = { .hdr = &h };
 	uint64_t usize = 0;
 	void *map;
 	int err;
@@ -138,25 +143,36 @@ static int inject_dump(struct inject *j, const char *path)
 	*strrchr(dir, '/') = 0;
 	for (size_t pos = h.total_size; (err = pev_jitdump_next(map, (size_t)st.st_size, &h, &pos, &r)) > 0;) {
 		uint8_t bid[20];
+		uint64_t len;
 
 		switch (r.id) {
 		case PEV_JIT_CODE_LOAD:
+			/* The map covers the unwinding data after the code. */
+			len = usize ? ((r.u.load.code_size + 7) & ~7ull) + usize : r.u.load.code_size;
 			snprintf(file, sizeof(file), "%s/jitted-%d-%" PRIu64 ".so", dir,
 				 (int)r.u.load.pid, r.u.load.code_index);
-			err = pev_jit_write_elf(file, (uint16_t)h.elf_mach, r.u.load.name,
-						r.u.load.code_addr, r.u.load.code,
-						r.u.load.code_size, bid);
+			x.debug = dbg.u.debug_info.nr_entry ? &dbg : NULL;
+			x.unwinding = unw.u.unwinding.data;
+			x.unwinding_size = unw.u.unwinding.unwinding_size;
+			x.eh_frame_hdr_size = unw.u.unwinding.eh_frame_hdr_size;
+			err = pev_jit_write_elf_extra(file, (uint16_t)h.elf_mach, r.u.load.name,
+						      r.u.load.code_addr, r.u.load.code,
+						      r.u.load.code_size, &x, bid);
+			if (x.debug)
+				dbg.u.debug_info.nr_entry = 0;
+			if (x.unwinding && x.eh_frame_hdr_size) {
+				memset(&unw, 0, sizeof(unw));
+				usize = 0;
+			}
 			if (err < 0)
 				goto out;
 			err = pev_data_features_add_build_id(j->outf, (int32_t)r.u.load.pid,
 							     PERF_RECORD_MISC_USER, bid, 20, file);
 			if (!err)
 				err = emit_mmap2(j, file, r.u.load.pid, r.u.load.tid, r.u.load.code_addr,
-						 usize ? ((r.u.load.code_size + 7) & ~7ull) + usize :
-						 r.u.load.code_size, r.timestamp);
+						 len, r.timestamp);
 			if (err < 0)
 				goto out;
-			usize = 0;
 			j->nr_loads++;
 			break;
 		case PEV_JIT_CODE_MOVE:
@@ -169,10 +185,14 @@ static int inject_dump(struct inject *j, const char *path)
 				goto out;
 			j->nr_moves++;
 			break;
+		case PEV_JIT_CODE_DEBUG_INFO:
+			dbg = r;
+			break;
 		case PEV_JIT_CODE_UNWINDING_INFO:
+			unw = r;
 			usize = r.u.unwinding.mapped_size;
 			break;
-		default:	/* DEBUG_INFO (no .debug_line yet), CLOSE */
+		default:	/* CLOSE */
 			break;
 		}
 	}

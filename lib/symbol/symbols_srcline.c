@@ -150,6 +150,45 @@ static unsigned hash_addr(const struct sl_file *f, uint64_t addr)
 	return (unsigned)(h >> 40) & (SL_BUCKETS - 1);
 }
 
+/* A compilation unit that has no address ranges (DW_AT_low_pc,
+ * DW_AT_ranges) and whose line table covers addr: the units perf inject
+ * --jit writes, which dwarf_addrdie cannot find but addr2line reads
+ * through their line tables.  1 and *cu, or 0. */
+static int cu_by_lines(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die *d = dwarf_offdie(dw, off + hsize, cu);
+
+		off = next;
+		if (!d || dwarf_hasattr(d, DW_AT_low_pc) || dwarf_hasattr(d, DW_AT_ranges))
+			continue;
+		if (dwarf_getsrc_die(d, addr))
+			return 1;
+	}
+	return 0;
+}
+
+/* perf 6.1 reads addr2line's "FILE:LINE" up to the first ':', so a file
+ * name holding one (node's "node:path") is cut there and its line is
+ * read from what follows (0 for "path:123"). */
+static void perf_split(struct pev_srclines *s, const char *src, unsigned lineno,
+		       struct sl_entry *e)
+{
+	char *full, *colon;
+
+	if (asprintf(&full, "%s:%u", src, lineno) < 0)
+		return;
+	colon = strchr(full, ':');
+	*colon = 0;
+	e->file = intern(s, full);
+	if (e->file)
+		e->line = (unsigned)strtoul(colon + 1, NULL, 0);
+	free(full);
+}
+
 /* The line-table row for addr: the innermost location, as addr2line's
  * first answer.  An address inside a compilation unit without a row of
  * its own gets file "" and line 0 (addr2line prints ":?"). */
@@ -161,7 +200,7 @@ static void resolve(struct pev_srclines *s, const struct sl_file *f,
 	int lineno = 0;
 	const char *src;
 
-	if (!f->dw || !dwarf_addrdie(f->dw, addr, &cu))
+	if (!f->dw || (!dwarf_addrdie(f->dw, addr, &cu) && !cu_by_lines(f->dw, addr, &cu)))
 		return;
 	l = dwarf_getsrc_die(&cu, addr);
 	if (!l || dwarf_lineno(l, &lineno) != 0 || lineno < 0) {
@@ -172,6 +211,10 @@ static void resolve(struct pev_srclines *s, const struct sl_file *f,
 	src = dwarf_linesrc(l, NULL, NULL);
 	if (!src)
 		src = "";
+	if (strchr(src, ':')) {
+		perf_split(s, src, (unsigned)lineno, e);
+		return;
+	}
 	/* A name relative to the compilation directory is completed with it,
 	 * as addr2line does (srccode opens the file). */
 	if (src[0] && src[0] != '/') {
