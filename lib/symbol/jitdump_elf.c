@@ -183,6 +183,9 @@ PEV_EXPORT int pev_jit_write_elf_extra(const char *path, uint16_t elf_mach,
 		free(strsym);
 		return err;
 	}
+	/* A new inode: perf's build-id cache may hold the old file as a
+	 * hard link (perf truncates it, spoiling that cache entry). */
+	unlink(path);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		err = -errno;
