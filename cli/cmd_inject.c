@@ -35,6 +35,7 @@ struct inject {
 	size_t nr_pids;
 	uint64_t nr_loads, nr_moves;
 	bool warned_clock;
+	bool pipe;			/* -o -: a pipe stream on stdout */
 };
 
 static bool pid_done(const struct inject *j, uint32_t pid)
@@ -252,7 +253,7 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 {
 	const struct pev_decoder *dec = pev_data_decoder(j->in);
 	const struct pev_data_features *f = pev_data_features(j->in);
-	struct pev_data_writer_opts wo = { .size = sizeof(wo) };
+	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = j->pipe };
 	struct pev_data_event ev;
 	int err;
 
@@ -308,6 +309,10 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 				continue;
 			}
 		}
+		/* perf inject --jit drops the rounds (its MMAP2s carry the
+		 * later times of the loads): a reader sorts the whole file. */
+		if (r->type == PEV_RECORD_FINISHED_ROUND)
+			continue;
 		if ((err = pev_data_writer_write(j->w, r->raw, r->size)) < 0)
 			return err;
 	}
@@ -332,7 +337,7 @@ int cmd_inject(int argc, char **argv)
 	memset(&j, 0, sizeof(j));
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &j.input, "file", "input file (default perf.data)", NULL, 0 },
-		{ OPT_STRING, 'o', "output", &j.output, "file", "output file", NULL, 0 },
+		{ OPT_STRING, 'o', "output", &j.output, "file", "output file (- for a pipe stream on stdout)", NULL, 0 },
 		{ OPT_BOOL, 'j', "jit", &jit, NULL, "replace jitdump markers by ELF files of the JIT code", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
@@ -350,12 +355,17 @@ int cmd_inject(int argc, char **argv)
 		cli_error("perfev inject only does --jit for now; give --jit");
 		return EXIT_USAGE;
 	}
-	if (!j.output || !strcmp(j.output, "-")) {
-		cli_error("inject --jit writes a file: give it with -o (a pipe is not supported)");
+	if (!j.output) {
+		cli_error("give the output with -o FILE (or -o - for a pipe stream on stdout)");
 		return EXIT_USAGE;
 	}
 	if (!j.input)
 		j.input = "perf.data";
+	if (!strcmp(j.input, "-")) {
+		cli_error("inject --jit reads a file, not a pipe: give it with -i FILE");
+		return EXIT_USAGE;
+	}
+	j.pipe = !strcmp(j.output, "-");
 	if (!strcmp(j.input, j.output)) {
 		cli_error("'%s' is both the input and the output; give another -o", j.input);
 		return EXIT_USAGE;
@@ -370,7 +380,7 @@ int cmd_inject(int argc, char **argv)
 		pev_data_close(j.in);
 		return EXIT_ERROR;
 	}
-	int fd = open(j.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = j.pipe ? dup(STDOUT_FILENO) : open(j.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	if (fd < 0) {
 		cli_error("cannot create '%s': %s", j.output, strerror(errno));
@@ -385,9 +395,10 @@ int cmd_inject(int argc, char **argv)
 		cli_error("cannot write '%s': %s", j.output, strerror(errno));
 		rc = -EIO;
 	}
-	if (rc < 0)
-		unlink(j.output);
-	else if (!j.nr_pids)
+	if (rc < 0) {
+		if (!j.pipe)
+			unlink(j.output);
+	} else if (!j.nr_pids)
 		cli_warn("'%s' maps no jitdump file (jit-PID.dump); nothing was injected", j.input);
 	pev_data_writer_free(j.w);
 	pev_data_close(j.in);

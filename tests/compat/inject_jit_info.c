@@ -7,9 +7,10 @@
  *   file perfev writes has perf's bytes but for the 20 of the build id
  *   (perf's are random), perf's alpha has a .debug_line and beta an
  *   .eh_frame; perf script -F ...,srcline prints the same JIT lines on
- *   both injected files, perfev script prints them too, and perf report
+ *   both injected files, perfev script prints them too, perf report
  *   --sort srcline and perfev report have the same rows for the JIT's
- *   source files; perf and perfev script unwind through beta's frame
+ *   source files; perf script prints the same on perfev's -o - stream as
+ *   on perf's, and perfev script the same; perf and perfev script unwind through beta's frame
  *   (main follows it) on perfev's file;
  * - node --perf-prof --perf-prof-unwinding-info (an UNWINDING_INFO before
  *   every CODE_LOAD, DEBUG_INFO for some functions): all of perfev's
@@ -102,6 +103,15 @@ static char *jit_pairs(const char *name, const char *needle, size_t *with)
 	return out;
 }
 
+static char *t_slurp_rel(const char *name)
+{
+	char p[256];
+	size_t len;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return t_slurp(p, &len);
+}
+
 static void same_text(const char *what, char *a, char *b)
 {
 	if (strcmp(a, b)) {
@@ -144,6 +154,14 @@ static void test_helper(const char *build)
 			  "cp jitted-*.so perf/ && HOME=%s/hp %s script -F comm,tid,time,ip,sym,dso,srcline -G "
 			  "-i perf.inj > s-perf.txt 2>/dev/null && HOME=%s/hp %s report --no-children --sort srcline "
 			  "--stdio -i perf.inj > r-perf.txt 2>/dev/null", dir, dir, PERF, dir, PERF, dir, PERF), 0);
+	/* -o -: a pipe stream, as perf's (perf writes its files again). */
+	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/hp %s inject --jit -i d.data -o - 2>/dev/null | HOME=%s/hp %s script "
+			  "-F comm,tid,time,ip,sym,dso -G -i - > p-perf.txt 2>/dev/null", dir, dir, PERF, dir, PERF), 0);
+	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/hv %s inject --jit -i d.data -o - | HOME=%s/hv %s script "
+			  "-F comm,tid,time,ip,sym,dso -G -i - > p-pev-perf.txt 2> p-pev-perf.err && "
+			  "HOME=%s/hv %s inject --jit -i d.data -o - | HOME=%s/hv %s script "
+			  "-F comm,tid,time,ip,sym,dso -G -i - > p-pev-pev.txt", dir, dir, perfev, dir, PERF,
+			  dir, perfev, dir, perfev), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/hv %s inject --jit -i d.data -o pev.inj > /dev/null", dir, dir, perfev), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/hv %s script -F comm,tid,time,ip,sym,dso,srcline -G -i pev.inj "
 			  "> s-pev-perf.txt 2>/dev/null && HOME=%s/hv %s script -F comm,tid,time,ip,sym,dso,srcline -G "
@@ -190,6 +208,17 @@ static void test_helper(const char *build)
 	a = js_rows("r-pev-perf.txt");
 	b = js_rows("r-pev-pev.txt");
 	same_text("perfev and perf report --sort srcline's JIT rows", b, a);
+	a = t_slurp_rel("p-pev-perf.txt");
+	b = t_slurp_rel("p-perf.txt");
+	CHECK_MSG(strstr(b, "jit_beta") && strstr(b, "jit_alpha"), "perf's pipe names no JIT function");
+	same_text("perf script on perf's and perfev's -o - stream", a, b);
+	a = t_slurp_rel("p-pev-pev.txt");
+	b = t_slurp_rel("p-pev-perf.txt");
+	same_text("perfev and perf script on perfev's -o - stream", a, b);
+	/* perf drops the rounds, so that a pipe reader sorts the loads'
+	 * MMAP2s (written at the marker, with later times) among the
+	 * samples. */
+	CHECK_EQ_INT(t_sh("grep -q 'out of order' %s/p-pev-perf.err", dir), 1);
 	/* Unwinding through beta needs its .eh_frame: main follows a beta
 	 * frame in both tools' call chains. */
 	CHECK_EQ_INT(t_sh("grep -A1 'jit_beta+' %s/c-pev-perf.txt | grep -q 'main+'", dir), 0);
