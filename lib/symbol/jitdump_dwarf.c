@@ -97,7 +97,7 @@ static void set32(struct pev__jit_buf *b, size_t at, uint32_t v)
 /* perf's choice of a special opcode: 0 when none fits. */
 static uint8_t special(int32_t line, int32_t last_line, uint64_t addr, uint64_t last_addr)
 {
-	uint32_t dline = (uint32_t)(line - last_line) - (uint32_t)LINE_BASE;
+	uint32_t dline = (uint32_t)line - (uint32_t)last_line - (uint32_t)LINE_BASE;
 	uint64_t daddr = addr - last_addr, op;
 
 	if (dline >= LINE_RANGE || daddr > 256 / LINE_RANGE)
@@ -161,7 +161,8 @@ static void line_program(struct pev__jit_buf *b, const struct pev_jitdump_header
 		}
 		if (last_line != e.lineno) {
 			put8(b, DW_LNS_advance_line);
-			sleb(b, (int64_t)e.lineno - last_line);
+			/* perf's int difference, wrapped to 32 bits */
+			sleb(b, (int32_t)((uint32_t)e.lineno - (uint32_t)last_line));
 			last_line = e.lineno;
 			row = true;
 		}
