@@ -35,6 +35,7 @@ struct inject {
 	size_t nr_pids;
 	uint64_t nr_loads, nr_moves;
 	bool warned_clock;
+	bool pipe;			/* -o -: a pipe stream on stdout */
 };
 
 static bool pid_done(const struct inject *j, uint32_t pid)
@@ -113,6 +114,11 @@ static int inject_dump(struct inject *j, const char *path)
 	struct pev_jitdump_header h;
 	struct pev_jit_record r;
 	char dir[4096], file[4200];
+	/* perf keeps the last DEBUG_INFO (with entries) for the next load
+	 * and the last UNWINDING_INFO for every load up to one whose
+	 * eh_frame_hdr_size is not 0. */
+	struct pev_jit_record dbg = { 0 }, unw = { 0 };
+	struct pev_jit_elf_extra x = { .hdr = &h };
 	uint64_t usize = 0;
 	void *map;
 	int err;
@@ -138,25 +144,36 @@ static int inject_dump(struct inject *j, const char *path)
 	*strrchr(dir, '/') = 0;
 	for (size_t pos = h.total_size; (err = pev_jitdump_next(map, (size_t)st.st_size, &h, &pos, &r)) > 0;) {
 		uint8_t bid[20];
+		uint64_t len;
 
 		switch (r.id) {
 		case PEV_JIT_CODE_LOAD:
+			/* The map covers the unwinding data after the code. */
+			len = usize ? ((r.u.load.code_size + 7) & ~7ull) + usize : r.u.load.code_size;
 			snprintf(file, sizeof(file), "%s/jitted-%d-%" PRIu64 ".so", dir,
 				 (int)r.u.load.pid, r.u.load.code_index);
-			err = pev_jit_write_elf(file, (uint16_t)h.elf_mach, r.u.load.name,
-						r.u.load.code_addr, r.u.load.code,
-						r.u.load.code_size, bid);
+			x.debug = dbg.u.debug_info.nr_entry ? &dbg : NULL;
+			x.unwinding = unw.u.unwinding.data;
+			x.unwinding_size = unw.u.unwinding.unwinding_size;
+			x.eh_frame_hdr_size = unw.u.unwinding.eh_frame_hdr_size;
+			err = pev_jit_write_elf_extra(file, (uint16_t)h.elf_mach, r.u.load.name,
+						      r.u.load.code_addr, r.u.load.code,
+						      r.u.load.code_size, &x, bid);
+			if (x.debug)
+				dbg.u.debug_info.nr_entry = 0;
+			if (x.unwinding && x.eh_frame_hdr_size) {
+				memset(&unw, 0, sizeof(unw));
+				usize = 0;
+			}
 			if (err < 0)
 				goto out;
 			err = pev_data_features_add_build_id(j->outf, (int32_t)r.u.load.pid,
 							     PERF_RECORD_MISC_USER, bid, 20, file);
 			if (!err)
 				err = emit_mmap2(j, file, r.u.load.pid, r.u.load.tid, r.u.load.code_addr,
-						 usize ? ((r.u.load.code_size + 7) & ~7ull) + usize :
-						 r.u.load.code_size, r.timestamp);
+						 len, r.timestamp);
 			if (err < 0)
 				goto out;
-			usize = 0;
 			j->nr_loads++;
 			break;
 		case PEV_JIT_CODE_MOVE:
@@ -169,10 +186,14 @@ static int inject_dump(struct inject *j, const char *path)
 				goto out;
 			j->nr_moves++;
 			break;
+		case PEV_JIT_CODE_DEBUG_INFO:
+			dbg = r;
+			break;
 		case PEV_JIT_CODE_UNWINDING_INFO:
+			unw = r;
 			usize = r.u.unwinding.mapped_size;
 			break;
-		default:	/* DEBUG_INFO (no .debug_line yet), CLOSE */
+		default:	/* CLOSE */
 			break;
 		}
 	}
@@ -232,7 +253,7 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 {
 	const struct pev_decoder *dec = pev_data_decoder(j->in);
 	const struct pev_data_features *f = pev_data_features(j->in);
-	struct pev_data_writer_opts wo = { .size = sizeof(wo) };
+	struct pev_data_writer_opts wo = { .size = sizeof(wo), .pipe = j->pipe };
 	struct pev_data_event ev;
 	int err;
 
@@ -288,6 +309,10 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 				continue;
 			}
 		}
+		/* perf inject --jit drops the rounds (its MMAP2s carry the
+		 * later times of the loads): a reader sorts the whole file. */
+		if (r->type == PEV_RECORD_FINISHED_ROUND)
+			continue;
 		if ((err = pev_data_writer_write(j->w, r->raw, r->size)) < 0)
 			return err;
 	}
@@ -312,7 +337,7 @@ int cmd_inject(int argc, char **argv)
 	memset(&j, 0, sizeof(j));
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &j.input, "file", "input file (default perf.data)", NULL, 0 },
-		{ OPT_STRING, 'o', "output", &j.output, "file", "output file", NULL, 0 },
+		{ OPT_STRING, 'o', "output", &j.output, "file", "output file (- for a pipe stream on stdout)", NULL, 0 },
 		{ OPT_BOOL, 'j', "jit", &jit, NULL, "replace jitdump markers by ELF files of the JIT code", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
@@ -330,12 +355,17 @@ int cmd_inject(int argc, char **argv)
 		cli_error("perfev inject only does --jit for now; give --jit");
 		return EXIT_USAGE;
 	}
-	if (!j.output || !strcmp(j.output, "-")) {
-		cli_error("inject --jit writes a file: give it with -o (a pipe is not supported)");
+	if (!j.output) {
+		cli_error("give the output with -o FILE (or -o - for a pipe stream on stdout)");
 		return EXIT_USAGE;
 	}
 	if (!j.input)
 		j.input = "perf.data";
+	if (!strcmp(j.input, "-")) {
+		cli_error("inject --jit reads a file, not a pipe: give it with -i FILE");
+		return EXIT_USAGE;
+	}
+	j.pipe = !strcmp(j.output, "-");
 	if (!strcmp(j.input, j.output)) {
 		cli_error("'%s' is both the input and the output; give another -o", j.input);
 		return EXIT_USAGE;
@@ -350,7 +380,7 @@ int cmd_inject(int argc, char **argv)
 		pev_data_close(j.in);
 		return EXIT_ERROR;
 	}
-	int fd = open(j.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = j.pipe ? dup(STDOUT_FILENO) : open(j.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	if (fd < 0) {
 		cli_error("cannot create '%s': %s", j.output, strerror(errno));
@@ -365,9 +395,10 @@ int cmd_inject(int argc, char **argv)
 		cli_error("cannot write '%s': %s", j.output, strerror(errno));
 		rc = -EIO;
 	}
-	if (rc < 0)
-		unlink(j.output);
-	else if (!j.nr_pids)
+	if (rc < 0) {
+		if (!j.pipe)
+			unlink(j.output);
+	} else if (!j.nr_pids)
 		cli_warn("'%s' maps no jitdump file (jit-PID.dump); nothing was injected", j.input);
 	pev_data_writer_free(j.w);
 	pev_data_close(j.in);

@@ -119,17 +119,42 @@ PEV_EXPORT int pev_jitdump_debug_entry(const struct pev_jitdump_header *h,
  * 16). */
 #define PEV_JIT_ELF_TEXT_OFFSET 0x80
 
-/* Writes an ELF shared object holding one function, as perf inject --jit
- * does for each JIT_CODE_LOAD: the code in .text at
- * PEV_JIT_ELF_TEXT_OFFSET (one PT_LOAD, file offset = address), a .symtab
- * with `name` over it (STT_FUNC, size code_size), and a GNU build-id note
- * (a hash of the name, address and code), copied to build_id (20 bytes)
- * when not NULL.  e_machine is elf_mach (the jitdump header's).  0 or
- * -errno (the file is removed on failure). */
+/* Writes an ELF shared object holding one function, as perf 6.1's inject
+ * --jit does for each JIT_CODE_LOAD, section for section (the same bytes
+ * as perf's file but the build id): the code in .text at
+ * PEV_JIT_ELF_TEXT_OFFSET (one PT_LOAD, file offset = address), a
+ * .symtab with `name` over it (STT_FUNC, size code_size), and a GNU
+ * build-id note (a hash of the name, address and code where perf takes
+ * random bytes), copied to build_id (20 bytes) when not NULL.  e_machine
+ * is elf_mach (the jitdump header's).  0 or -errno (the file is removed
+ * on failure). */
 PEV_EXPORT int pev_jit_write_elf(const char *path, uint16_t elf_mach,
 				 const char *name, uint64_t code_addr,
 				 const void *code, uint64_t code_size,
 				 uint8_t *build_id);
+
+/* The records that came before a CODE_LOAD and go into its file. */
+struct pev_jit_elf_extra {
+	/* A DEBUG_INFO record (read with hdr) with at least one entry, or
+	 * NULL: written as the .debug_line, .debug_info and .debug_abbrev
+	 * perf writes, so srclines of the code resolve. */
+	const struct pev_jitdump_header *hdr;
+	const struct pev_jit_record *debug;
+	/* An UNWINDING_INFO record's data (.eh_frame, then its last
+	 * eh_frame_hdr_size bytes the .eh_frame_hdr), or NULL: written as
+	 * .eh_frame at the code's end rounded up to 8, .eh_frame_hdr after
+	 * it, the addresses the JIT laid them out for. */
+	const uint8_t *unwinding;
+	uint64_t unwinding_size, eh_frame_hdr_size;
+};
+
+/* pev_jit_write_elf with the debug and unwinding sections of extra (NULL:
+ * none). */
+PEV_EXPORT int pev_jit_write_elf_extra(const char *path, uint16_t elf_mach,
+				       const char *name, uint64_t code_addr,
+				       const void *code, uint64_t code_size,
+				       const struct pev_jit_elf_extra *extra,
+				       uint8_t *build_id);
 
 #ifdef __cplusplus
 }

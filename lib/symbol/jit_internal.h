@@ -3,6 +3,7 @@
 #ifndef PEV_JIT_INTERNAL_H
 #define PEV_JIT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,5 +24,21 @@ const struct pev_symbol *pev__perfmap_symbol(const struct pev__perfmap *pm,
 /* Hands pm to an empty table (symbols.c): the table is finished and its
  * lookups, count and listing go to pm, which it frees. */
 void pev__symtab_attach_perfmap(struct pev_symtab *st, struct pev__perfmap *pm);
+
+/* A growing byte buffer; failed once an allocation failed. */
+struct pev__jit_buf {
+	uint8_t *data;
+	size_t len, cap;
+	bool failed;
+};
+
+struct pev_jitdump_header;
+struct pev_jit_record;
+
+/* The .debug_line, .debug_info and .debug_abbrev contents perf 6.1 writes
+ * for the DEBUG_INFO record dbg (read with h) of the code at code_addr,
+ * into out[0..2] (the caller frees their data).  0 or -ENOMEM. */
+int pev__jit_debug_sections(const struct pev_jitdump_header *h, const struct pev_jit_record *dbg,
+			    uint64_t code_addr, struct pev__jit_buf out[3]);
 
 #endif

@@ -22,6 +22,11 @@ struct sl_file {
 	char *path;
 	int fd;
 	Dwarf *dw;
+	/* The units without address ranges (found on the first lookup
+	 * dwarf_addrdie does not answer; perf inject --jit's files). */
+	bool bare_scanned;
+	size_t nr_bare;
+	Dwarf_Off *bare;
 };
 
 /* One looked-up address (found or not). */
@@ -78,6 +83,7 @@ void pev_srclines_free(struct pev_srclines *s)
 		if (f->fd >= 0)
 			close(f->fd);
 		free(f->path);
+		free(f->bare);
 		free(f);
 	}
 	for (size_t i = 0; i < SL_BUCKETS; i++)
@@ -150,10 +156,57 @@ static unsigned hash_addr(const struct sl_file *f, uint64_t addr)
 	return (unsigned)(h >> 40) & (SL_BUCKETS - 1);
 }
 
+/* A compilation unit that has no address ranges (DW_AT_low_pc,
+ * DW_AT_ranges) and whose line table covers addr: the units perf inject
+ * --jit writes, which dwarf_addrdie cannot find but addr2line reads
+ * through their line tables.  1 and *cu, or 0. */
+static int cu_by_lines(struct sl_file *f, uint64_t addr, Dwarf_Die *cu)
+{
+	if (!f->bare_scanned) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+
+		f->bare_scanned = true;
+		while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die *d = dwarf_offdie(f->dw, off + hsize, cu);
+			Dwarf_Off *v;
+
+			if (d && !dwarf_hasattr(d, DW_AT_low_pc) && !dwarf_hasattr(d, DW_AT_ranges) &&
+			    (v = realloc(f->bare, (f->nr_bare + 1) * sizeof(*v)))) {
+				f->bare = v;
+				f->bare[f->nr_bare++] = off + hsize;
+			}
+			off = next;
+		}
+	}
+	for (size_t i = 0; i < f->nr_bare; i++)
+		if (dwarf_offdie(f->dw, f->bare[i], cu) && dwarf_getsrc_die(cu, addr))
+			return 1;
+	return 0;
+}
+
+/* perf 6.1 reads addr2line's "FILE:LINE" up to the first ':', so a file
+ * name holding one (node's "node:path") is cut there and its line is
+ * read from what follows (0 for "path:123"). */
+static void perf_split(struct pev_srclines *s, const char *src, unsigned lineno,
+		       struct sl_entry *e)
+{
+	char *full, *colon;
+
+	if (asprintf(&full, "%s:%u", src, lineno) < 0)
+		return;
+	colon = strchr(full, ':');
+	*colon = 0;
+	e->file = intern(s, full);
+	if (e->file)
+		e->line = (unsigned)strtoul(colon + 1, NULL, 0);
+	free(full);
+}
+
 /* The line-table row for addr: the innermost location, as addr2line's
  * first answer.  An address inside a compilation unit without a row of
  * its own gets file "" and line 0 (addr2line prints ":?"). */
-static void resolve(struct pev_srclines *s, const struct sl_file *f,
+static void resolve(struct pev_srclines *s, struct sl_file *f,
 		    uint64_t addr, struct sl_entry *e)
 {
 	Dwarf_Die cu;
@@ -161,7 +214,7 @@ static void resolve(struct pev_srclines *s, const struct sl_file *f,
 	int lineno = 0;
 	const char *src;
 
-	if (!f->dw || !dwarf_addrdie(f->dw, addr, &cu))
+	if (!f->dw || (!dwarf_addrdie(f->dw, addr, &cu) && !cu_by_lines(f, addr, &cu)))
 		return;
 	l = dwarf_getsrc_die(&cu, addr);
 	if (!l || dwarf_lineno(l, &lineno) != 0 || lineno < 0) {
@@ -172,6 +225,10 @@ static void resolve(struct pev_srclines *s, const struct sl_file *f,
 	src = dwarf_linesrc(l, NULL, NULL);
 	if (!src)
 		src = "";
+	if (strchr(src, ':')) {
+		perf_split(s, src, (unsigned)lineno, e);
+		return;
+	}
 	/* A name relative to the compilation directory is completed with it,
 	 * as addr2line does (srccode opens the file). */
 	if (src[0] && src[0] != '/') {
@@ -196,7 +253,7 @@ int pev_srclines_lookup(struct pev_srclines *s, const char *path,
 {
 	if (!s || !path || !file || !line)
 		return -EINVAL;
-	const struct sl_file *f = get_file(s, path);
+	struct sl_file *f = get_file(s, path);
 
 	if (!f)
 		return -ENOMEM;

@@ -2,7 +2,8 @@
  * entries of DEBUG_INFO) on arbitrary bytes: every view it hands out lies
  * inside the buffer, names end inside it, positions only move forward;
  * the first CODE_LOADs are also written as perf's ELF files (into /tmp,
- * removed at once), exercising the writer's sizes. */
+ * removed at once) with the DEBUG_INFO (its .debug_line) and
+ * UNWINDING_INFO records before them, exercising the writer's sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,8 @@ static void inside(const uint8_t *base, size_t len, const void *p, uint64_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pev_jitdump_header h;
-	struct pev_jit_record r;
+	struct pev_jit_record r, dbg = { 0 }, unw = { 0 };
+	struct pev_jit_elf_extra x = { .hdr = &h };
 	size_t pos, loads = 0;
 
 	if (pev_jitdump_header_read(data, size, &h) < 0)
@@ -43,8 +45,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				char path[64];
 
 				snprintf(path, sizeof(path), "/tmp/pev-fuzz-jit-%d.so", (int)getpid());
-				if (pev_jit_write_elf(path, 62, r.u.load.name, r.u.load.code_addr,
-						      r.u.load.code, r.u.load.code_size, NULL) == 0)
+				x.debug = dbg.id == PEV_JIT_CODE_DEBUG_INFO ? &dbg : NULL;
+				x.unwinding = unw.u.unwinding.data;
+				x.unwinding_size = unw.u.unwinding.unwinding_size;
+				x.eh_frame_hdr_size = unw.u.unwinding.eh_frame_hdr_size;
+				if (pev_jit_write_elf_extra(path, 62, r.u.load.name, r.u.load.code_addr,
+							    r.u.load.code, r.u.load.code_size, &x, NULL) == 0)
 					unlink(path);
 			}
 			break;
@@ -60,10 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (e.name)
 					inside(data, size, e.name, strlen(e.name) + 1);
 			}
+			dbg = r;
 			break;
 		}
 		case PEV_JIT_CODE_UNWINDING_INFO:
 			inside(data, size, r.u.unwinding.data, r.u.unwinding.unwinding_size);
+			unw = r;
 			break;
 		default:
 			break;

@@ -175,11 +175,85 @@ static void test_elf(void)
 	CHECK_EQ_INT(pev_jit_write_elf("/nonexistent/dir/x.so", EM_X86_64, "f", 0, code, 1, NULL), -ENOENT);
 }
 
+/* A DEBUG_INFO record written into the ELF file as perf's .debug_line:
+ * each entry's line holds from its address (the code's offset + 0x80 in
+ * the file) to the next entry's, the last entry ends the sequence; "\xff"
+ * is a file name of its own (perf's writer compares names as strings),
+ * and a name with ':' reads as perf reads addr2line (cut at the colon,
+ * the line from what follows: "y.js:8" gives 0). */
+static void test_debug_line(void)
+{
+	static const struct { uint64_t off; int32_t line; const char *name; } ent[] = {
+		{ 0x00, 10, "a.js" }, { 0x01, 12, "\xff" }, { 0x10, 3, "b.js" },
+		{ 0x20, 8, "x:y.js" }, { 0x30, 9, "x:y.js" },
+	};
+	static const struct { uint64_t vaddr; const char *file; unsigned line; } want[] = {
+		{ 0x80, "a.js", 10 }, { 0x81, "\xff", 12 }, { 0x8f, "\xff", 12 }, { 0x90, "b.js", 3 },
+		{ 0x9f, "b.js", 3 }, { 0xa0, "x", 0 }, { 0xaf, "x", 0 }, { 0x7f, NULL, 0 }, { 0xb0, NULL, 0 },
+	};
+	uint8_t dump[512] = { 0 }, code[0x40] = { 0x90 };
+	size_t n = 40, pos = 40;
+	uint32_t hdr[6] = { PEV_JITDUMP_MAGIC, 1, 40, EM_X86_64, 0, 1 };
+	uint32_t rec[4] = { PEV_JIT_CODE_DEBUG_INFO, 0, 0, 0 };
+	uint64_t code_addr = 0x7000, nr = sizeof(ent) / sizeof(ent[0]);
+	struct pev_jitdump_header h;
+	struct pev_jit_record r;
+	char path[] = "/tmp/pev-jitdbg-XXXXXX";
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	close(fd);
+	memcpy(dump, hdr, sizeof(hdr));
+	n += 16;
+	memcpy(dump + n, &code_addr, 8);
+	memcpy(dump + n + 8, &nr, 8);
+	n += 16;
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t a = code_addr + ent[i].off;
+		int32_t disc = 0;
+
+		memcpy(dump + n, &a, 8);
+		memcpy(dump + n + 8, &ent[i].line, 4);
+		memcpy(dump + n + 12, &disc, 4);
+		strcpy((char *)dump + n + 16, ent[i].name);
+		n += 16 + strlen(ent[i].name) + 1;
+	}
+	rec[1] = (uint32_t)(n - 40);
+	memcpy(dump + 40, rec, 16);
+	CHECK_OK(pev_jitdump_header_read(dump, n, &h));
+	CHECK_EQ_INT(pev_jitdump_next(dump, n, &h, &pos, &r), 1);
+	CHECK_EQ_INT(r.id, PEV_JIT_CODE_DEBUG_INFO);
+
+	struct pev_jit_elf_extra x = { .hdr = &h, .debug = &r };
+
+	CHECK_OK(pev_jit_write_elf_extra(path, EM_X86_64, "f", code_addr, code, sizeof(code), &x, NULL));
+	struct pev_srclines *sl = pev_srclines_new();
+
+	CHECK(sl);
+	for (size_t i = 0; sl && i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *file = NULL;
+		unsigned line = 0;
+		int rc = pev_srclines_lookup(sl, path, want[i].vaddr, &file, &line);
+
+		if (!want[i].file) {
+			CHECK_MSG(rc == 0, "0x%" PRIx64 ": a line (%s:%u) where the table has none",
+				  want[i].vaddr, rc == 1 ? file : "", line);
+			continue;
+		}
+		CHECK_MSG(rc == 1 && !strcmp(file, want[i].file) && line == want[i].line,
+			  "0x%" PRIx64 ": rc %d %s:%u, want %s:%u", want[i].vaddr, rc,
+			  rc == 1 ? file : "-", line, want[i].file, want[i].line);
+	}
+	pev_srclines_free(sl);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_records(false);
 	test_records(true);
 	test_bad();
 	test_elf();
+	test_debug_line();
 	return t_failures ? 1 : 0;
 }
