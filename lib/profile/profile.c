@@ -479,6 +479,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->pid = (int32_t)s->pid;
 		e->tid = (int32_t)s->tid;
 		p->ents[ei].seq = p->seq;
+		p->ents[ei].sdso = sf->cdso;
 	}
 	e->period += s->period;
 	e->nr_samples++;

@@ -288,7 +288,7 @@ static int key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 
 		if (!sa && !sb)
 			return s64_sign(a->key.kip, b->key.kip);
-		c = dso_cmp(a->key.dso, b->key.dso);
+		c = dso_cmp(sa ? a->key.dso : a->sdso, sb ? b->key.dso : b->sdso);
 		if (c)
 			return c;
 		if (!sa || !sb)
@@ -606,6 +606,9 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 		if (err)
 			return err;
 		struct pev_profile_entry *e = &p->ents[ei].e;
+
+		if (!e->nr_samples && !e->acc_samples)
+			p->ents[ei].sdso = ((const struct pf_frame *)f)->cdso;
 
 		/* perf's he->thread and level: those of the first sample
 		 * that made the entry, as self or along a chain */
