@@ -74,14 +74,19 @@ static int read_max_stack(void)
 	return v;
 }
 
-static bool file_has_callchain(struct report *r)
+static bool file_has_sample_bit(struct report *r, uint64_t bit)
 {
 	const struct pev_decoder *dec = pev_data_decoder(r->data);
 
 	for (size_t i = 0; i < pev_decoder_nr_attrs(dec); i++)
-		if (pev_decoder_attr(dec, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
+		if (pev_decoder_attr(dec, i)->sample_type & bit)
 			return true;
 	return false;
+}
+
+static bool file_has_callchain(struct report *r)
+{
+	return file_has_sample_bit(r, PERF_SAMPLE_CALLCHAIN);
 }
 
 static bool any_filter(const struct pev_filter_opts *f)
@@ -123,6 +128,14 @@ static int setup_and_read(struct report *r)
 	report_fields_cols(r);
 	report_setup_elide(r);
 
+	/* perf: "File does not contain CPU events. Remove -C option to
+	 * proceed." (it then prints an empty report with exit 0) */
+	if (r->fopts.cpu && !pev_data_is_pipe(r->data) &&
+	    !file_has_sample_bit(r, PERF_SAMPLE_CPU)) {
+		cli_error("'%s' has no CPU in its samples, so -C selects none; record with -a or --sample-cpu, or leave -C out",
+			  r->input);
+		return EXIT_ERROR;
+	}
 	if (any_filter(&r->fopts)) {
 		r->fopts.size = sizeof(r->fopts);
 		r->filter = pev_filter_new(&r->fopts, err, sizeof(err));
@@ -156,6 +169,11 @@ static int setup_and_read(struct report *r)
 	}
 	for (unsigned i = 0; i < r->nkeys; i++)
 		popts.keys[i] = r->keys[i];
+	for (unsigned i = 0; i < r->ncols; i++)
+		for (unsigned j = 0; r->cols[i].kind == C_KEY && r->cols[i].elided &&
+		     j < r->nkeys; j++)
+			if (r->keys[j] == r->cols[i].key)
+				popts.unsorted_keys |= 1u << j;
 	popts.callchains = r->chain != NULL;
 	popts.children = r->cumulate;
 	popts.caller_first = r->use_callchain;

@@ -101,7 +101,7 @@ void report_setup_elide(struct report *r);
 void report_print(struct report *r);
 /* report_graph.c */
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
-			uint64_t total);
+			uint64_t total, uint64_t min_total);
 void report_json(struct report *r);
 /* report_fields.c */
 int report_parse_fields(struct report *r, bool cumulate);

@@ -323,15 +323,16 @@ static void print_flat(struct gctx *g, uint32_t root, uint64_t total, bool folde
 }
 
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
-			uint64_t total)
+			uint64_t total, uint64_t min_total)
 {
 	struct gctx g = { r, r->prof, r->out, 0, 0 };
 	uint64_t parent = r->cumulate ? e->acc_period : e->period;
 
 	if (r->gmode == G_NONE)
 		return;
-	/* perf: min_callchain_hits = total * (min_percent / 100), truncated */
-	g.min_hit = (uint64_t)((double)total * (r->gmin_percent / 100.0));
+	/* perf: min_callchain_hits = total * (min_percent / 100), truncated,
+	 * of what the filters keep with --percentage relative */
+	g.min_hit = (uint64_t)((double)min_total * (r->gmin_percent / 100.0));
 	if (r->gmode == G_FRACTAL)
 		g.min_hit = 0;	/* per node below, from children_hit */
 	if (r->gmode == G_FLAT || r->gmode == G_FOLDED) {

@@ -373,7 +373,9 @@ void report_print(struct report *r)
 			nr += st->nr_filtered;
 			total += st->filtered_period;
 		}
-		if (!nr)
+		/* perf skips an event without samples, also when the
+		 * filters hide all of them */
+		if (!st->nr_samples && !st->nr_filtered)
 			continue;
 		if (!r->quiet) {
 			uint64_t v = nr;
@@ -400,7 +402,10 @@ void report_print(struct report *r)
 				continue;
 			print_entry(r, e, total);
 			if (r->use_callchain && e->tree)
-				report_print_graph(r, e, total);
+				/* perf's graph percentages are of the whole
+				 * period, also with --percentage relative */
+				report_print_graph(r, e, st->total_period + st->filtered_period,
+						   total);
 		}
 		fputs("\n\n", o);
 	}

@@ -81,6 +81,7 @@ struct pf_chain {		/* an interned sequence of frames, leaf first */
 struct pf_pair {		/* (entry, chain, thread) with its totals */
 	uint32_t entry, chain;
 	int32_t pid, tid;
+	uint32_t filtered;	/* its samples failed a filter */
 	uint64_t period, count;
 	uint64_t seq;		/* its first sample's number */
 	uint64_t hash;

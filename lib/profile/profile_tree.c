@@ -366,7 +366,8 @@ static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 	if (a->e.period != b->e.period)
 		return a->e.period > b->e.period ? -1 : 1;
 	for (unsigned i = 0; i < p->nkeys; i++)
-		if ((c = key_sort(a, b, p->opts.keys[i])))
+		if (!(p->opts.unsorted_keys >> i & 1) &&
+		    (c = key_sort(a, b, p->opts.keys[i])))
 			return c;
 	return 0;
 }
@@ -618,6 +619,8 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			e->pid = q->pid;
 			e->tid = q->tid;
 			e->level = level;
+			e->filtered = q->filtered;
+			e->frame = f;	/* perf's he->ms: the first sample's */
 			p->ents[ei].level = level;
 			p->ents[ei].seq = q->seq;
 		}
@@ -675,6 +678,21 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 			if (p->ents[i].e.event == ev)
 				o[k++] = i;
 		p->order[ev] = o;
+		/* perf's totals of what the filters keep: the self periods
+		 * and samples of the entries not hidden */
+		struct pev_profile_stats *st = &p->stats[ev];
+
+		for (uint32_t i = 0; i < k; i++) {
+			const struct pev_profile_entry *e = &p->ents[o[i]].e;
+
+			if (e->filtered) {
+				st->nr_filtered += e->nr_samples;
+				st->filtered_period += e->period;
+			} else {
+				st->nr_samples += e->nr_samples;
+				st->total_period += e->period;
+			}
+		}
 		if (output_order(p, o, k))
 			return -ENOMEM;
 		p->stats[ev].nr_entries = k;
