@@ -84,12 +84,12 @@ static int read_max_stack(void)
 	return v;
 }
 
-static bool file_has_callchain(struct report *r)
+static bool file_has_sample_bit(struct report *r, uint64_t bit)
 {
 	const struct pev_decoder *dec = pev_data_decoder(r->data);
 
 	for (size_t i = 0; i < pev_decoder_nr_attrs(dec); i++)
-		if (pev_decoder_attr(dec, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
+		if (pev_decoder_attr(dec, i)->sample_type & bit)
 			return true;
 	return false;
 }
@@ -158,6 +158,11 @@ static int trace_output(void *arg, uint32_t event, const struct pev_sample *s,
 	return n;
 }
 
+static bool file_has_callchain(struct report *r)
+{
+	return file_has_sample_bit(r, PERF_SAMPLE_CALLCHAIN);
+}
+
 static bool any_filter(const struct pev_filter_opts *f)
 {
 	return f->comm || f->pid || f->tid || f->cpu || f->time || f->dso || f->symbols;
@@ -210,6 +215,14 @@ static int setup_and_read(struct report *r)
 	r->sort_starts_sym = r->sort && !strncmp(r->sort, "sym", 3);
 	report_setup_elide(r);
 
+	/* perf: "File does not contain CPU events. Remove -C option to
+	 * proceed." (it then prints an empty report with exit 0) */
+	if (r->fopts.cpu && !pev_data_is_pipe(r->data) &&
+	    !file_has_sample_bit(r, PERF_SAMPLE_CPU)) {
+		cli_error("'%s' has no CPU in its samples, so -C selects none; record with -a or --sample-cpu, or leave -C out",
+			  r->input);
+		return EXIT_ERROR;
+	}
 	if (any_filter(&r->fopts)) {
 		r->fopts.size = sizeof(r->fopts);
 		r->filter = pev_filter_new(&r->fopts, err, sizeof(err));
@@ -254,6 +267,11 @@ static int setup_and_read(struct report *r)
 	popts.trace_output = trace_output;
 	popts.trace_arg = r;
 	popts.mem_mode = r->mem_mode;
+	for (unsigned i = 0; i < r->ncols; i++)
+		for (unsigned j = 0; r->cols[i].kind == C_KEY && r->cols[i].elided &&
+		     j < r->nkeys; j++)
+			if (r->keys[j] == r->cols[i].key)
+				popts.unsorted_keys |= 1u << j;
 	popts.children = r->cumulate;
 	popts.branch_mode = r->branch_mode;
 	popts.caller_first = r->use_callchain;

@@ -330,7 +330,8 @@ void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 
 	if (r->gmode == G_NONE)
 		return;
-	/* perf: min_callchain_hits = total * (min_percent / 100), truncated */
+	/* perf: min_callchain_hits = total * (min_percent / 100), truncated,
+	 * of what the filters keep with --percentage relative */
 	g.min_hit = (uint64_t)((double)min_total * (r->gmin_percent / 100.0));
 	if (r->gmode == G_FRACTAL)
 		g.min_hit = 0;	/* per node below, from children_hit */

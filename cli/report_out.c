@@ -497,7 +497,9 @@ void report_print(struct report *r)
 			nr += st->nr_filtered;
 			total += st->filtered_period;
 		}
-		if (!nr)
+		/* perf skips an event without samples, also when the
+		 * filters hide all of them */
+		if (!st->nr_samples && !st->nr_filtered)
 			continue;
 		if (!r->quiet) {
 			uint64_t v = nr;

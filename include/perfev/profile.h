@@ -111,9 +111,11 @@ struct pev_profile_opts {
 	 * orders them when call graphs are shown. */
 	bool caller_first;
 	/* The filter (borrowed; NULL: keep all).  Samples outside its time
-	 * and CPU ranges are dropped; samples it rejects otherwise make
-	 * entries marked filtered and count in pev_profile_stats.nr_filtered
-	 * and filtered_period, not in nr_samples and total_period. */
+	 * and CPU ranges are dropped; as in perf, an entry made by a sample
+	 * it rejects otherwise is marked filtered (later samples, rejected
+	 * or not, add to it), and the self samples and periods of marked
+	 * entries count in pev_profile_stats.nr_filtered and
+	 * filtered_period, not in nr_samples and total_period. */
 	const struct pev_filter *filter;
 	/* Report time in buckets of this many ns for PEV_SORT_TIME (0: the
 	 * exact time, as perf without --time-quantum... perf's default is
@@ -153,6 +155,10 @@ struct pev_profile_opts {
 	/* perf's --mem-mode: a sample counts its weight (1 when 0) instead
 	 * of its period. */
 	bool mem_mode;
+	/* Keys (bit i: keys[i]) the output order passes over: perf's elided
+	 * columns (a comm, DSO or symbol filtered to one value) still make
+	 * the entries but no longer order them. */
+	uint32_t unsorted_keys;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -220,9 +226,9 @@ struct pev_profile_entry {
 	uint32_t tree;		/* root node of its call tree (0: none) */
 	uint32_t max_depth;	/* longest chain in the tree */
 	char level;		/* perf's [x] of the entry ('.', 'k', ...) */
-	/* Made of samples the filter rejected (comm, pid, tid, DSO, symbol):
-	 * kept as perf keeps them, in the order and the absolute totals,
-	 * not meant to be shown. */
+	/* Made by a sample the filter rejected (comm, pid, tid, DSO,
+	 * symbol): kept as perf keeps it, in the order and the absolute
+	 * totals, not meant to be shown. */
 	bool filtered;
 	uint32_t event;		/* event index */
 	uint32_t pid_tid_comm;	/* internal */
@@ -235,9 +241,9 @@ struct pev_profile_entry {
 };
 
 struct pev_profile_stats {
-	uint64_t nr_samples;		/* samples of this event kept */
+	uint64_t nr_samples;		/* self samples of entries shown */
 	uint64_t total_period;		/* their period */
-	uint64_t nr_filtered;		/* samples the filter dropped */
+	uint64_t nr_filtered;		/* of the entries marked filtered */
 	uint64_t filtered_period;
 	uint64_t nr_entries;
 };

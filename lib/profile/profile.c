@@ -154,15 +154,17 @@ static uint64_t pair_rehash(void *ctx, uint32_t i)
 }
 
 static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
-		    int32_t pid, int32_t tid, uint64_t period)
+		    int32_t pid, int32_t tid, uint32_t filtered, uint64_t period)
 {
-	uint64_t h = pf_mix(pf_mix(entry, chain), ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid);
+	uint64_t h = pf_mix(pf_mix(pf_mix(entry, chain), filtered),
+			    ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid);
 	uint32_t i = (uint32_t)h & p->phash.mask;
 
 	for (; p->phash.slot[i]; i = (i + 1) & p->phash.mask) {
 		struct pf_pair *q = &p->pairs[p->phash.slot[i] - 1];
 
-		if (q->entry == entry && q->chain == chain && q->pid == pid && q->tid == tid) {
+		if (q->entry == entry && q->chain == chain && q->pid == pid && q->tid == tid &&
+		    q->filtered == filtered) {
 			q->period += period;
 			q->count++;
 			return 0;
@@ -170,7 +172,7 @@ static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
 	}
 	if (pev__pf_grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
 		return -ENOMEM;
-	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, period, 1,
+	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, filtered, period, 1,
 						 p->seq, h };
 	p->phash.slot[i] = ++p->npairs;
 	p->phash.n++;
@@ -372,7 +374,6 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 
 	if (ev >= p->nevents)
 		return 0;
-	struct pev_profile_stats *st = &p->stats[ev];
 
 	if (flt && (!pev_filter_time_ok(flt, s->time) ||
 		    ((s->fields & PERF_SAMPLE_CPU) ? !pev_filter_cpu_ok(flt, s->cpu) :
@@ -429,7 +430,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			}
 		}
 	}
-	if (flt && pev_filter_needs(flt)) {
+	if (flt) {	/* pid and tid lists need nothing resolved */
 		struct pev_filter_sample fs = {
 			.time = s->time, .cpu = s->cpu,
 			.has_cpu = !!(s->fields & PERF_SAMPLE_CPU),
@@ -450,7 +451,6 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
 	k.event = ev;
-	k.filtered = filtered;
 	if (p->key_on[PEV_SORT_COMM])
 		k.comm = comm;
 	if (p->key_on[PEV_SORT_PID])
@@ -536,6 +536,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->daddr_frame = mem.dframe;
 		e->daddr_sym_off = mem.sym_off;
 		e->cpumode = cpumode;
+		p->ents[ei].sdso = sf->cdso;
+		/* perf: an entry is hidden when the sample that made it
+		 * failed a filter (later samples add to it all the same) */
+		e->filtered = filtered;
 	}
 	e->period += period;
 	e->nr_samples++;
@@ -551,16 +555,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->acc_period += period;
 		e->acc_samples++;
 	}
-	if (filtered) {
-		st->nr_filtered++;
-		st->filtered_period += period;
-	} else {
-		st->nr_samples++;
-		st->total_period += period;
-	}
 	if (chain == UINT32_MAX || !p->opts.callchains)
 		return 0;
-	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, period);
+	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, filtered,
+			period);
 }
 
 PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)

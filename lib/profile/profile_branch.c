@@ -119,7 +119,6 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 			 uint8_t cpumode, const struct pf_key *sk, char level, bool filtered)
 {
 	const struct pev_branch_stack *bs = &s->branch_stack;
-	struct pev_profile_stats *st = &p->stats[sk->event];
 	const bool *on = p->key_on;
 
 	for (uint64_t i = 0; i < bs->nr; i++) {
@@ -188,6 +187,9 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 		if (!e->nr_samples) {
 			e->pid = (int32_t)s->pid;
 			e->tid = (int32_t)s->tid;
+			/* hidden when the branch that made it failed a filter;
+			 * the totals are the entries' (pev_profile_finish) */
+			e->filtered = filtered;
 			pe->seq = p->seq;
 			e->from = &ff->f;
 			e->to = &tf->f;
@@ -205,13 +207,6 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 		case PERF_RECORD_MISC_GUEST_KERNEL: e->period_guest_sys++; break;
 		case PERF_RECORD_MISC_GUEST_USER: e->period_guest_us++; break;
 		default: break;
-		}
-		if (filtered) {
-			st->nr_filtered++;
-			st->filtered_period++;
-		} else {
-			st->nr_samples++;
-			st->total_period++;
 		}
 	}
 	return 0;

@@ -79,6 +79,10 @@ struct pf_entry {
 	uint64_t hash;
 	uint64_t seq;		/* number of the first sample that made it */
 	uint32_t sub;		/* 0: as that sample's self, j + 1: chain entry j */
+	/* perf's he->ms.map of an entry without a symbol (the key leaves
+	 * it out: perf compares two such entries by address alone, but one
+	 * of them with a symbolized entry by DSO first) */
+	struct pev_dso *sdso;
 	char level;
 };
 
@@ -92,6 +96,7 @@ struct pf_chain {		/* an interned sequence of frames, leaf first */
 struct pf_pair {		/* (entry, chain, thread) with its totals */
 	uint32_t entry, chain;
 	int32_t pid, tid;
+	uint32_t filtered;	/* its samples failed a filter */
 	uint64_t period, count;
 	uint64_t seq;		/* its first sample's number */
 	uint64_t hash;

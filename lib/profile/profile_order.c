@@ -76,7 +76,7 @@ int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 
 		if (!sa && !sb)
 			return s64_sign(a->key.kip, b->key.kip);
-		c = dso_cmp(a->key.dso, b->key.dso);
+		c = dso_cmp(sa ? a->key.dso : a->sdso, sb ? b->key.dso : b->sdso);
 		if (c)
 			return c;
 		if (!sa || !sb)
@@ -231,6 +231,15 @@ static int item_cmp(const struct pev_profile *p, const struct pf_entry *a,
 	}
 }
 
+/* perf's elided columns (a key filtered to one value) do not sort */
+static bool key_unsorted(const struct pev_profile *p, int item)
+{
+	for (unsigned j = 0; j < p->nkeys && p->opts.unsorted_keys; j++)
+		if ((int)p->opts.keys[j] == item)
+			return p->opts.unsorted_keys >> j & 1;
+	return false;
+}
+
 /* perf's hist_entry__sort(a, b) < 0: a is printed before b. */
 static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 {
@@ -239,7 +248,8 @@ static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 
 	if (p->opts.sort_order[0]) {
 		for (unsigned i = 0; i < 2 * PEV_PROFILE_MAX_KEYS && p->opts.sort_order[i]; i++)
-			if ((c = item_cmp(p, a, b, p->opts.sort_order[i])))
+			if (!key_unsorted(p, p->opts.sort_order[i]) &&
+			    (c = item_cmp(p, a, b, p->opts.sort_order[i])))
 				return c;
 		return 0;
 	}
@@ -248,7 +258,8 @@ static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 	if (a->e.period != b->e.period)
 		return a->e.period > b->e.period ? -1 : 1;
 	for (unsigned i = 0; i < p->nkeys; i++)
-		if ((c = key_sort(a, b, p->opts.keys[i])))
+		if (!(p->opts.unsorted_keys >> i & 1) &&
+		    (c = key_sort(a, b, p->opts.keys[i])))
 			return c;
 	return 0;
 }

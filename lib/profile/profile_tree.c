@@ -298,6 +298,9 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			return err;
 		struct pev_profile_entry *e = &p->ents[ei].e;
 
+		if (!e->nr_samples && !e->acc_samples)
+			p->ents[ei].sdso = ((const struct pf_frame *)f)->cdso;
+
 		/* perf's he->thread and level: those of the first sample
 		 * that made the entry, as self or along a chain */
 		if ((!e->nr_samples && !e->acc_samples) || q->seq < p->ents[ei].seq ||
@@ -306,6 +309,8 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 			e->pid = q->pid;
 			e->tid = q->tid;
 			e->level = level;
+			e->filtered = q->filtered;
+			e->frame = f;	/* perf's he->ms: the first sample's */
 			p->ents[ei].level = level;
 			p->ents[ei].seq = q->seq;
 		}
@@ -363,6 +368,21 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 			if (p->ents[i].e.event == ev)
 				o[k++] = i;
 		p->order[ev] = o;
+		/* perf's totals of what the filters keep: the self periods
+		 * and samples of the entries not hidden */
+		struct pev_profile_stats *st = &p->stats[ev];
+
+		for (uint32_t i = 0; i < k; i++) {
+			const struct pev_profile_entry *e = &p->ents[o[i]].e;
+
+			if (e->filtered) {
+				st->nr_filtered += e->nr_samples;
+				st->filtered_period += e->period;
+			} else {
+				st->nr_samples += e->nr_samples;
+				st->total_period += e->period;
+			}
+		}
 		if (pev__pf_output_order(p, o, &k))
 			return -ENOMEM;
 		p->stats[ev].nr_entries = k;
