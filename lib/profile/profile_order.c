@@ -551,11 +551,16 @@ static void mark_trace_compared(struct pev_profile *p, uint32_t *o, uint32_t n)
 		trace_pos++;
 	if (trace_pos == p->nkeys)
 		return;
-	/* in children mode perf compares each sample's entry with the chain
-	 * entries it makes (the first one at the same place) */
-	for (uint32_t i = 0; i < n && p->opts.children; i++)
-		if (p->ents[o[i]].e.max_depth > 0)
-			p->ents[o[i]].e.trace_compared = true;
+	/* a second sample's lookup compares with the entry it adds to; in
+	 * children mode each sample's entry also meets the chain entries it
+	 * makes (the first one at the same place) */
+	for (uint32_t i = 0; i < n; i++) {
+		struct pev_profile_entry *e = &p->ents[o[i]].e;
+
+		if (e->nr_samples >= 2 ||
+		    (p->opts.children && (e->max_depth > 0 || e->acc_samples >= 2)))
+			e->trace_compared = true;
+	}
 	sort_p = p;
 	qsort(o, n, sizeof(*o), before_trace_cmp);
 	for (uint32_t i = 0; i + 1 < n; i++)

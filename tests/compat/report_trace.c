@@ -84,6 +84,12 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s record -q -g -e syscalls:sys_enter_exit_group -o %s -- true > /dev/null 2>&1",
 			  PERF, file), 0);
 	modes("one exit_group -g", file, (const char *const[]){ "", "-s comm,trace", NULL });
+	/* three samples, one entry: the second and third samples' lookups
+	 * compare with it, so perf formats it */
+	snprintf(file, sizeof(file), "%s/three.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e syscalls:sys_enter_exit_group -o %s -- sh -c '/bin/true; /bin/true' > /dev/null 2>&1",
+			  PERF, file), 0);
+	same_report("three exit_groups", file, "");
 	t_sh("rm -rf %s", dir);
 	return t_done();
 }
