@@ -9,7 +9,8 @@
 # also counts the waits for a core), the ratios perf/perfev (target >= 5)
 # and the median peak RSS (target: perfev <= half of perf's).  Exits
 # non-zero only when a tool fails to run.
-# Usage: bench/report.sh [BUILD]   (SAMPLES=400000 RUNS=3)
+# Usage: bench/report.sh [BUILD]   (SAMPLES=400000 RUNS=3; SRCLINE=0 leaves
+# out the srcline mode, where one perf run takes about 5 minutes)
 set -u
 build=${1:-build}
 perfev=$build/perfev
@@ -39,7 +40,9 @@ timed() {
   w+=("$wall"); c+=("$(echo "$user + $sys" | bc)"); m+=("$rss")
 }
 
-for mode in "" "--no-children --sort sym" "--sort srcline"; do
+modes=("" "--no-children --sort sym")
+[ "${SRCLINE:-1}" = 0 ] || modes+=("--sort srcline")
+for mode in "${modes[@]}"; do
   # shellcheck disable=SC2086
   "$perfev" report -i "$file" $mode 2>/dev/null | head -n -3 > "$tmp/a" || { echo "report-bench: perfev report failed" >&2; exit 1; }
   # shellcheck disable=SC2086
