@@ -23,6 +23,8 @@ cat >"$wrap" <<W
 exec valgrind ${vgopts[*]} --log-file=$logs/perfev.%p.log "$root/$build/perfev" "\$@"
 W
 chmod +x "$wrap"
+# perfev finds its libexec helper next to itself: the wrapper's too
+if [ -x "$root/$build/perfev-read-vdso32" ]; then ln -s "$root/$build/perfev-read-vdso32" "$logs/"; fi
 # Tests that run perfev as another user (setpriv to nobody) need to reach
 # the wrapper and write their logs: the folder is open as /tmp is.
 chmod 1777 "$logs"
