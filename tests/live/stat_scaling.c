@@ -82,13 +82,16 @@ static char *line_of(const char *text, const char *ev)
 		m = strstr(out, "\"metric-value\" : ");
 	if (m) {
 		m += m[0] == '#' ? 2 : 17;
+		/* the number and the padding before it (its width depends
+		 * on the value, which depends on the run's wall time) */
+		char *s0 = m;
 		while (*m == ' ')
 			m++;
 		char *e = m;
 		while (*e == '.' || (*e >= '0' && *e <= '9'))
 			e++;
 		if (e > m)
-			memmove(m + 1, e, strlen(e) + 1), *m = 'N';
+			memmove(s0 + 1, e, strlen(e) + 1), *s0 = 'N';
 	}
 	if (strchr(out, ',') && !strchr(out, '{')) {
 		/* CSV: the metric is the next-to-last field */
