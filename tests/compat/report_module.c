@@ -142,25 +142,6 @@ static int add_module(const char *src, const char *dst, const char *name)
 	return inserted && ok ? (int)moved : -1;
 }
 
-static void same_script(const char *file, const char *opts, const char *needle)
-{
-	size_t la, lb, line, start;
-	char pa[128], pb[128];
-
-	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/a.txt 2>/dev/null", perfev, file, opts, dir), 0);
-	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/b.txt 2>/dev/null", PERF, file, opts, dir), 0);
-	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
-	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
-	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
-
-	CHECK_MSG(a && b && strstr(b, needle), "%s: perf's output lacks '%s'", file, needle);
-	if (a && b && t_first_diff(a, la, b, lb, &line, &start))
-		T_FAIL("%s '%s': first difference on line %zu:\nperfev: %.200s\nperf:   %.200s",
-		       file, opts, line, a + start, b + start);
-	free(a);
-	free(b);
-}
-
 int main(void)
 {
 	char src[128], f[128], opts[256];

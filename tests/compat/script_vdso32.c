@@ -23,25 +23,6 @@ static const char prog[] =
 	"  __asm__ volatile(\"movl $1, %eax; xorl %ebx, %ebx; int $0x80\"); }\n"
 	"__asm__(\".globl _start\\n_start:\\n mov %esp, %eax\\n push %eax\\n call cmain\\n\");\n";
 
-static void same_script(const char *file, const char *opts, const char *needle)
-{
-	size_t la, lb, line, start;
-	char pa[128], pb[128];
-
-	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/a.txt 2>/dev/null", perfev, file, opts, dir), 0);
-	CHECK_EQ_INT(t_sh("%s script -i %s %s > %s/b.txt 2>/dev/null", PERF, file, opts, dir), 0);
-	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
-	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
-	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
-
-	CHECK_MSG(a && b && strstr(b, needle), "%s: perf's output lacks '%s'", file, needle);
-	if (a && b && t_first_diff(a, la, b, lb, &line, &start))
-		T_FAIL("%s '%s': first difference on line %zu:\nperfev: %.200s\nperf:   %.200s",
-		       file, opts, line, a + start, b + start);
-	free(a);
-	free(b);
-}
-
 int main(void)
 {
 	char f[128], rv[4200];
