@@ -180,15 +180,15 @@ static int setup_and_read(struct report *r)
 
 	if (setup_branch_mode(r) < 0)
 		return EXIT_ERROR;
-	/* branch mode: no call graphs or children (perf's need the branch
-	 * entries' own chains) */
-	if (r->branch_mode)
-		has_cc = false;
 	if (r->explicit_callgraph && r->use_callchain && !has_cc) {
 		cli_error("'%s' has no call chains to show for -g; record with 'perfev record -g'",
 			  r->input);
 		return EXIT_ERROR;
 	}
+	/* branch mode: no call graphs or children, -g included: perf 6.1's
+	 * branch iterator adds the branches without the sample's chain */
+	if (r->branch_mode)
+		has_cc = false;
 	if (!r->explicit_callgraph)
 		r->use_callchain = has_cc;
 	if (!has_cc)

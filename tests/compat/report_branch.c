@@ -13,8 +13,11 @@
  * entries stay apart where its trees keep them from meeting) in
  * -s and -F, with -n and --show-total-period, dso and sym (which read the
  * branch's target in branch mode), and --no-branch-stack (the samples
- * themselves).  A branch key outside branch mode is refused
- * (exit 2), -b on a file without branch stacks too (exit 1); -j gives
+ * themselves).  A third file also has call chains: -g, -G and
+ * --children in branch mode print the plain table as perf's do (its
+ * branch entries carry no chain), --no-branch-stack the chains.  A branch
+ * key outside branch mode is refused (exit 2), -b on a file without
+ * branch stacks too (exit 1), -g on one without chains (exit 1); -j gives
  * perf's branch count and its first entry's ends.  perf's
  * closing random tip is left out.
  * Not compared: sorts naming "symbol" (perf 6.1 adds ipc_lbr and crashes
@@ -37,10 +40,19 @@ static const char *const branch_opts[] = {
 	NULL,
 };
 
+/* On a file whose samples also carry call chains: perf 6.1's branch mode
+ * adds no chain to the branch entries, so -g (any mode) and --children
+ * print the plain table; --no-branch-stack reports the chains. */
+static const char *const chain_opts[] = {
+	"", "-g", "-b -g --children", "-G -n", "-g folded,0.1,callee",
+	"-g caller --no-children -s dso_to", "--no-branch-stack",
+	"--no-branch-stack -g caller --no-children", NULL,
+};
+
 int main(int argc, char **argv)
 {
 	char path[256], file[256], why[256], in[300];
-	static const unsigned sizes[] = { 300, 1500 };
+	static const unsigned sizes[] = { 300, 1500, 400 };
 
 	report_cmp_start("/tmp/perfev-rbranch-XXXXXX", false);
 	if (!have("gcc") || !have("nm")) {
@@ -53,16 +65,21 @@ int main(int argc, char **argv)
 	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 		char what[64];
 
-		snprintf(file, sizeof(file), "%s/br%u.data", dir, sizes[z]);
-		if (bd_write(file, path, sizes[z], why, sizeof(why)) < 0)
+		bool chains = z == 2;	/* the last file has call chains */
+
+		snprintf(file, sizeof(file), "%s/br%u%s.data", dir, sizes[z], chains ? "c" : "");
+		if (bd_write(file, path, sizes[z], chains, why, sizeof(why)) < 0)
 			T_FATAL("%s", why);
 		/* the file is valid for perf: every sample's branches printed */
 		CHECK_EQ_INT(t_sh("test \"$(%s script -i %s -F brstack 2> %s/s.err | grep -c /)\" = %u",
 				  PERF, file, dir, sizes[z]), 0);
 		CHECK_EQ_INT(t_sh("test ! -s %s/s.err", dir), 0);
-		snprintf(what, sizeof(what), "branch stacks, %u samples", sizes[z]);
-		for (size_t i = 0; branch_opts[i]; i++)
+		snprintf(what, sizeof(what), "branch stacks%s, %u samples",
+			 chains ? " and call chains" : "", sizes[z]);
+		for (size_t i = 0; !chains && branch_opts[i]; i++)
 			same_report(what, file, branch_opts[i]);
+		for (size_t i = 0; chains && chain_opts[i]; i++)
+			same_report(what, file, chain_opts[i]);
 		/* -j: the branches perf counts, the first entry's ends */
 		if (have("python3"))
 			CHECK_EQ_INT(t_sh("test \"$(%s report -i %s -j | python3 -c 'import json,sys; "
@@ -74,8 +91,10 @@ int main(int argc, char **argv)
 		if (argc > 1)
 			printf("kept %s\n", dir);
 	}
-	/* a branch key outside branch mode; -b without branch stacks */
-	snprintf(in, sizeof(in), "-i %s", file);
+	/* a branch key outside branch mode; -b without branch stacks; -g
+	 * in branch mode on a file without call chains (perf: "no callchain") */
+	snprintf(in, sizeof(in), "-i %s/br300.data", dir);
+	CHECK_EQ_INT(t_sh("%s report %s -b -g > /dev/null 2>&1", perfev, in), 1);
 	CHECK_EQ_INT(t_sh("%s report %s --no-branch-stack -s dso_from > /dev/null 2>&1", perfev, in), 2);
 	if (!t_sh("%s record -q -e cpu-clock -o %s/nb.data -- true > /dev/null 2>&1", PERF, dir))
 		CHECK_EQ_INT(t_sh("%s report -i %s/nb.data -b > /dev/null 2>&1", perfev, dir), 1);
