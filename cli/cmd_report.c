@@ -274,6 +274,8 @@ static int setup_and_read(struct report *r)
 				popts.unsorted_keys |= 1u << j;
 	popts.children = r->cumulate;
 	popts.branch_mode = r->branch_mode;
+	for (unsigned i = 0; i < r->ncols; i++)
+		popts.branch_ipc |= r->cols[i].kind == C_IPC_LBR;
 	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
 	popts.match = r->gkey;

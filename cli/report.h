@@ -22,6 +22,7 @@ enum col_kind {
 	C_CHILDREN = 1, C_OVERHEAD, C_SYS, C_US, C_GUEST_SYS, C_GUEST_US,
 	C_SAMPLES, C_PERIOD,
 	C_IPC_NULL,		/* perf's ipc_null, added to a sort naming "symbol" */
+	C_IPC_LBR,		/* perf's ipc_lbr, the same in branch mode */
 	C_DROPPED,		/* a key perf drops on this architecture */
 	C_KEY,			/* a sort key: col.key */
 };

@@ -711,6 +711,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->fblocks);
 	pev__pf_cgroup_free(p);
 	pev__pf_live_free(p);
+	pev__pf_ipc_free(p);
 	for (uint32_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

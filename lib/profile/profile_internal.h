@@ -205,7 +205,25 @@ struct pev_profile {
 	struct pf_rbt *live;
 	uint32_t **live_ent;
 	bool live_on;
+	/* Branch mode's IPC (opts.branch_ipc): per symbol, the cycles of the
+	 * basic blocks ending in it (profile_ipc.c). */
+	struct pf_ipc_sym *ipcs;
+	uint32_t nipcs, ipc_cap;
+	struct pf_htab ipc_hash;
 };
+
+/* profile_ipc.c: one branch's ends, as perf's hist__account_cycles
+ * reads them (symbols raw, offsets from their starts) */
+struct pf_ipc_end {
+	const struct pev_symbol *from_sym, *to_sym;
+	const struct pev_dso *from_dso;
+	uint64_t from_start;	/* from_sym's start in the map */
+	uint64_t from_off, to_off;
+	unsigned cycles;
+};
+int pev__pf_ipc_account(struct pev_profile *p, const struct pf_ipc_end *ends, size_t n,
+			bool any_branch);
+void pev__pf_ipc_free(struct pev_profile *p);
 
 /* profile_intern.c */
 int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);

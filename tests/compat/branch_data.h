@@ -257,10 +257,27 @@ static uint32_t bd_rand(uint64_t *s)
  * -no-pie); nsamples samples, with call chains (PERF_SAMPLE_CALLCHAIN:
  * the user context marker, the sampled address, then 1..4 return
  * addresses inside the program's callers and libc, as a frame-pointer
- * walk gives them) when chains is set.  0, or -1 with the reason in why. */
-static int bd_write(const char *path, const char *prog, unsigned nsamples, bool chains,
+ * walk gives them) with BD_CHAINS in flags; with BD_FIRST_NO_CYCLES the
+ * first (newest) branch of every sample has no cycle count (perf 6.1's
+ * ipc_lbr key then counts nothing and does not crash).  0, or -1 with the
+ * reason in why. */
+#define BD_CHAINS 1u
+#define BD_FIRST_NO_CYCLES 2u
+
+/* Set by a test that wants its own branch stacks: sample s (s <
+ * bd_nfixed) carries bd_fixed[s] instead of random branches. */
+struct bd_fixed_sample {
+	unsigned n;
+	struct bd_branch br[8];
+};
+static const struct bd_fixed_sample *bd_fixed;
+static unsigned bd_nfixed;
+
+static int bd_write(const char *path, const char *prog, unsigned nsamples, unsigned flags,
 		    char *why, size_t wsz)
 {
+	bool chains = flags & BD_CHAINS;
+
 	struct bd_sym fn[BD_NFN];
 	struct bd_map pm, lm;
 	uint64_t lib[3];
@@ -336,8 +353,13 @@ static int bd_write(const char *path, const char *prog, unsigned nsamples, bool 
 			br[j].from = at[a] + (fs > 8 ? bd_rand(&seed) % (fs / 4) * 4 % fs : 0);
 			br[j].to = at[c] + (bd_rand(&seed) % 4 == 0 ? 4 : 0);
 			br[j].flags = (r & 1 ? BD_MISPRED : BD_PREDICTED) |
-				      BD_CYCLES(r % 7 == 0 ? 0 : (r >> 3) % 40) |
+				      BD_CYCLES(r % 7 == 0 || (j == 0 && (flags & BD_FIRST_NO_CYCLES)) ?
+						0 : (r >> 3) % 40) |
 				      (r % 23 == 0 ? BD_IN_TX : 0) | (r % 29 == 0 ? BD_ABORT : 0);
+		}
+		if (bd_fixed && s < bd_nfixed) {
+			n = bd_fixed[s].n;
+			memcpy(br, bd_fixed[s].br, sizeof(br));
 		}
 		/* leaf_a or leaf_b, called from mid, from walk, from main,
 		 * from libc (qsort's address standing for __libc_start_call_main) */

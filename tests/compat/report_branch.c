@@ -20,8 +20,11 @@
  * branch stacks too (exit 1), -g on one without chains (exit 1); -j gives
  * perf's branch count and its first entry's ends.  perf's
  * closing random tip is left out.
- * Not compared: sorts naming "symbol" (perf 6.1 adds ipc_lbr and crashes
- * on them), srcline_from (perf prints ":0" for
+ * A fourth file has no cycle count in the samples' first branches, where
+ * perf 6.1 does not crash on sorts naming "symbol" (it adds its ipc_lbr
+ * key, the IPC column): those are compared there; a sort naming "ipc" is
+ * refused (exit 2), as perf refuses it.
+ * Not compared: srcline_from (perf prints ":0" for
  * libc code without line info). */
 #include "branch_data.h"
 #include "report_cmp.h"
@@ -49,10 +52,20 @@ static const char *const chain_opts[] = {
 	"--no-branch-stack -g caller --no-children", NULL,
 };
 
+/* Sorts naming "symbol": perf 6.1 adds its ipc_lbr key (the IPC column),
+ * and crashes when a sample's first branch has a cycle count; on a file
+ * where none has, every symbol reads 0.00 [0.0%] (report_branch_ipc
+ * checks the values with cycles, by hand). */
+static const char *const ipc_opts[] = {
+	"-s symbol", "-s dso,symbol -n", "-s symbol_to", "-s symbol_from,symbol_to,cycles",
+	"-s comm,symbol_size", "-F overhead,ipc_null", "--no-branch-stack -s symbol", NULL,
+};
+
 int main(int argc, char **argv)
 {
 	char path[256], file[256], why[256], in[300];
-	static const unsigned sizes[] = { 300, 1500, 400 };
+	static const unsigned sizes[] = { 300, 1500, 400, 500 };
+	static const unsigned flags[] = { 0, 0, BD_CHAINS, BD_FIRST_NO_CYCLES };
 
 	report_cmp_start("/tmp/perfev-rbranch-XXXXXX", false);
 	if (!have("gcc") || !have("nm")) {
@@ -65,19 +78,22 @@ int main(int argc, char **argv)
 	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 		char what[64];
 
-		bool chains = z == 2;	/* the last file has call chains */
+		bool chains = flags[z] & BD_CHAINS, ipc = flags[z] & BD_FIRST_NO_CYCLES;
 
-		snprintf(file, sizeof(file), "%s/br%u%s.data", dir, sizes[z], chains ? "c" : "");
-		if (bd_write(file, path, sizes[z], chains, why, sizeof(why)) < 0)
+		snprintf(file, sizeof(file), "%s/br%u%s.data", dir, sizes[z],
+			 chains ? "c" : ipc ? "f" : "");
+		if (bd_write(file, path, sizes[z], flags[z], why, sizeof(why)) < 0)
 			T_FATAL("%s", why);
 		/* the file is valid for perf: every sample's branches printed */
 		CHECK_EQ_INT(t_sh("test \"$(%s script -i %s -F brstack 2> %s/s.err | grep -c /)\" = %u",
 				  PERF, file, dir, sizes[z]), 0);
 		CHECK_EQ_INT(t_sh("test ! -s %s/s.err", dir), 0);
 		snprintf(what, sizeof(what), "branch stacks%s, %u samples",
-			 chains ? " and call chains" : "", sizes[z]);
-		for (size_t i = 0; !chains && branch_opts[i]; i++)
+			 chains ? " and call chains" : ipc ? " (no first cycles)" : "", sizes[z]);
+		for (size_t i = 0; !flags[z] && branch_opts[i]; i++)
 			same_report(what, file, branch_opts[i]);
+		for (size_t i = 0; ipc && ipc_opts[i]; i++)
+			same_report(what, file, ipc_opts[i]);
 		for (size_t i = 0; chains && chain_opts[i]; i++)
 			same_report(what, file, chain_opts[i]);
 		/* -j: the branches perf counts, the first entry's ends */
@@ -95,6 +111,9 @@ int main(int argc, char **argv)
 	 * in branch mode on a file without call chains (perf: "no callchain") */
 	snprintf(in, sizeof(in), "-i %s/br300.data", dir);
 	CHECK_EQ_INT(t_sh("%s report %s -b -g > /dev/null 2>&1", perfev, in), 1);
+	/* perf refuses a sort naming "ipc" (it prints its usage) */
+	CHECK_EQ_INT(t_sh("%s report %s -s ipc_lbr > /dev/null 2>&1", perfev, in), 2);
+	CHECK_EQ_INT(t_sh("%s report %s -s sym,ipc_null > /dev/null 2>&1", perfev, in), 2);
 	CHECK_EQ_INT(t_sh("%s report %s --no-branch-stack -s dso_from > /dev/null 2>&1", perfev, in), 2);
 	if (!t_sh("%s record -q -e cpu-clock -o %s/nb.data -- true > /dev/null 2>&1", PERF, dir))
 		CHECK_EQ_INT(t_sh("%s report -i %s/nb.data -b > /dev/null 2>&1", perfev, dir), 1);
