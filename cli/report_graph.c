@@ -375,9 +375,10 @@ static void json_end(FILE *o, const char *name, const struct pev_profile_frame *
 	fprintf(o, ",\"addr\":\"%#" PRIx64 "\"}", f ? f->ip : 0);
 }
 
-static void json_branch(FILE *o, const struct pev_profile_entry *e)
+static void json_branch(struct report *r, FILE *o, const struct pev_profile_entry *e)
 {
 	uint64_t fl = e->branch_flags;
+	double ipc, cov;
 
 	json_end(o, "from", e->from);
 	json_end(o, "to", e->to);
@@ -385,6 +386,21 @@ static void json_branch(FILE *o, const struct pev_profile_entry *e)
 		fl & 1 ? "true" : "false", fl & 2 ? "true" : "false",
 		fl & 4 ? "true" : "false", fl & 8 ? "true" : "false",
 		(unsigned)(fl >> 4 & 0xffff));
+	for (unsigned c = 0; c < r->nkeys; c++)
+		if (r->keys[c] == PEV_SORT_SRCLINE_FROM || r->keys[c] == PEV_SORT_SRCLINE_TO) {
+			bool from = r->keys[c] == PEV_SORT_SRCLINE_FROM;
+
+			fprintf(o, ",\"srcline_%s\":", from ? "from" : "to");
+			json_str(o, from ? e->srcline_from : e->srcline_to);
+		}
+	/* the IPC column (a sort naming "symbol"): null without a symbol */
+	for (unsigned c = 0; c < r->ncols; c++)
+		if (r->cols[c].kind == C_IPC_LBR) {
+			if (pev_profile_entry_ipc(r->prof, e, &ipc, &cov) == 0)
+				fprintf(o, ",\"ipc\":%.4f,\"ipc_coverage\":%.4f", ipc, cov);
+			else
+				fputs(",\"ipc\":null,\"ipc_coverage\":null", o);
+		}
 }
 
 void report_json(struct report *r)
@@ -474,7 +490,7 @@ void report_json(struct report *r)
 				}
 			}
 			if (r->branch_mode)
-				json_branch(o, e);
+				json_branch(r, o, e);
 			fputc('}', o);
 		}
 		fputs("]}", o);

@@ -111,6 +111,12 @@ int main(int argc, char **argv)
 	 * in branch mode on a file without call chains (perf: "no callchain") */
 	snprintf(in, sizeof(in), "-i %s/br300.data", dir);
 	CHECK_EQ_INT(t_sh("%s report %s -b -g > /dev/null 2>&1", perfev, in), 1);
+	/* -j: the srcline_to key, as perf's first row shows it */
+	if (have("python3"))
+		CHECK_EQ_INT(t_sh("test \"$(%s report %s -j -s srcline_to,dso_to | python3 -c 'import json,sys; "
+				  "print(json.load(sys.stdin)[\"events\"][0][\"entries\"][0][\"srcline_to\"])')\" = "
+				  "\"$(%s report --stdio %s -s srcline_to,dso_to 2> /dev/null | awk '/%%/ { print $2; exit }')\"",
+				  perfev, in, PERF, in), 0);
 	/* perf refuses a sort naming "ipc" (it prints its usage) */
 	CHECK_EQ_INT(t_sh("%s report %s -s ipc_lbr > /dev/null 2>&1", perfev, in), 2);
 	CHECK_EQ_INT(t_sh("%s report %s -s sym,ipc_null > /dev/null 2>&1", perfev, in), 2);

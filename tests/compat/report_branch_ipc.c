@@ -136,6 +136,13 @@ int main(void)
 	CHECK_STR(got, want);
 	ipc_of(file, "0x0000000000001000", got, sizeof(got));
 	CHECK_STR(got, "-");
+	/* -j: the same numbers, unrounded */
+	if (have("python3"))
+		CHECK_EQ_INT(t_sh("%s report -i %s -j -s symbol | python3 -c 'import json,sys; "
+				  "e = [x for x in json.load(sys.stdin)[\"events\"][0][\"entries\"] "
+				  "if x[\"symbol\"] == \"leaf_a\"][0]; "
+				  "sys.exit(abs(e[\"ipc\"] - %.6f) > 1e-3 or abs(e[\"ipc_coverage\"] - %.6f) > 1e-3)'",
+				  perfev, file, 2.0 * (na - 1) / 30.0, (na - 1) * 100.0 / na), 0);
 	t_sh("rm -rf %s", dir);
 	return t_done();
 }
