@@ -49,7 +49,10 @@ static const char *const branch_opts[] = {
 static const char *const chain_opts[] = {
 	"", "-g", "-b -g --children", "-G -n", "-g folded,0.1,callee",
 	"-g caller --no-children -s dso_to", "--no-branch-stack",
-	"--no-branch-stack -g caller --no-children", NULL,
+	"--no-branch-stack -g caller --no-children",
+	/* chains matched by address carry their srclines: children entries
+	 * of libc frames take them (msort.c:307, not qsort+<raw address>) */
+	"--no-branch-stack -g address -s srcline,symbol,dso", NULL,
 };
 
 /* Sorts naming "symbol": perf 6.1 adds its ipc_lbr key (the IPC column),
