@@ -76,6 +76,7 @@ struct report {
 	/* derived */
 	bool use_callchain, cumulate, relative;
 	bool branch_mode;		/* perf's sort__mode == SORT_MODE__BRANCH */
+	bool branch_history;		/* --branch-history */
 	const char *mispredict_last;	/* perf's static in its mispredict cell */
 	enum graph_mode gmode;
 	double gmin_percent;

@@ -163,6 +163,21 @@ struct pev_profile_opts {
 	 * stacks end, per function, for pev_profile_entry_ipc (perf's
 	 * ipc_lbr key). */
 	bool branch_ipc;
+	/* perf's --branch-history: with callchains, a sample's chain starts
+	 * with its branch stack (each branch's target, then its source;
+	 * loops folded; perf's order and overlap rules), and the call-tree
+	 * nodes count the branches (pev_profile_node_branch). */
+	bool branch_history;
+};
+
+/* --branch-history: what perf 6.1 counts on a call-tree node.  branch:
+ * the branch ends met there (0: only call-chain entries, perf's
+ * "calltrace"); branch_to: the first was a target; predicted and abort
+ * (targets), cycles, iter, iter_cycles (sources) and from (sources after
+ * the first sample) are sums. */
+struct pev_profile_branch_counts {
+	uint64_t branch, predicted, abort, cycles, iter, iter_cycles, from;
+	bool branch_to;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -330,6 +345,10 @@ PEV_EXPORT const char *pev_profile_cgroup_name(const struct pev_profile *p,
  * -ENOENT for an entry without a symbol (perf's "-"). */
 PEV_EXPORT int pev_profile_entry_ipc(struct pev_profile *p, const struct pev_profile_entry *e,
 				     double *ipc, double *coverage);
+/* The branch counts of call-tree node n (zeros without --branch-history);
+ * -EINVAL for a bad node. */
+PEV_EXPORT int pev_profile_node_branch(const struct pev_profile *p, uint32_t n,
+				       struct pev_profile_branch_counts *out);
 PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
 					   const struct pev_profile_frame *f,
 					   bool chain);

@@ -346,7 +346,10 @@ static int bd_write(const char *path, const char *prog, unsigned nsamples, unsig
 			/* mostly the program's own functions */
 			if (a >= BD_NFN && r % 3)
 				a = r % BD_NFN;
-			uint64_t fs = a < BD_NFN ? fn[a].size : 0x40;
+			/* libc sources stay inside qsort (12 bytes) with chains: a
+			 * libc address past a symbol's end has no line, which perf
+			 * prints as ":0" (README: srcline_from) */
+			uint64_t fs = a < BD_NFN ? fn[a].size : chains ? 8 : 0x40;
 
 			if (c >= BD_NFN + 3 && r % 5)
 				c = r % BD_NFN;

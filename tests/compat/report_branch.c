@@ -52,7 +52,14 @@ static const char *const chain_opts[] = {
 	"--no-branch-stack -g caller --no-children",
 	/* chains matched by address carry their srclines: children entries
 	 * of libc frames take them (msort.c:307, not qsort+<raw address>) */
-	"--no-branch-stack -g address -s srcline,symbol,dso", NULL,
+	"--no-branch-stack -g address -s srcline,symbol,dso",
+	/* --branch-history: the branches in the call graphs, with perf's
+	 * counts (predicted, abort, cycles, calltrace) */
+	"--branch-history", "--branch-history --no-children", "--branch-history -n",
+	"--branch-history -G", "--branch-history -s sym", "--branch-history -g folded",
+	"--branch-history -g fractal", "--branch-history --no-children -g callee,0.1",
+	"--branch-history -g flat --no-children", "--branch-history --max-stack 3",
+	"--branch-history --percent-limit 2", NULL,
 };
 
 /* Sorts naming "symbol": perf 6.1 adds its ipc_lbr key (the IPC column),
@@ -99,6 +106,11 @@ int main(int argc, char **argv)
 			same_report(what, file, ipc_opts[i]);
 		for (size_t i = 0; chains && chain_opts[i]; i++)
 			same_report(what, file, chain_opts[i]);
+		/* --branch-history without call chains: the branches alone */
+		if (z == 0) {
+			same_report(what, file, "--branch-history");
+			same_report(what, file, "--branch-history -g fractal,0.1,callee --no-children");
+		}
 		/* -j: the branches perf counts, the first entry's ends */
 		if (have("python3"))
 			CHECK_EQ_INT(t_sh("test \"$(%s report -i %s -j | python3 -c 'import json,sys; "
@@ -124,10 +136,14 @@ int main(int argc, char **argv)
 	CHECK_EQ_INT(t_sh("%s report %s -s ipc_lbr > /dev/null 2>&1", perfev, in), 2);
 	CHECK_EQ_INT(t_sh("%s report %s -s sym,ipc_null > /dev/null 2>&1", perfev, in), 2);
 	CHECK_EQ_INT(t_sh("%s report %s --no-branch-stack -s dso_from > /dev/null 2>&1", perfev, in), 2);
-	if (!t_sh("%s record -q -e cpu-clock -o %s/nb.data -- true > /dev/null 2>&1", PERF, dir))
+	if (!t_sh("%s record -q -e cpu-clock -o %s/nb.data -- true > /dev/null 2>&1", PERF, dir)) {
 		CHECK_EQ_INT(t_sh("%s report -i %s/nb.data -b > /dev/null 2>&1", perfev, dir), 1);
-	else
+		/* --branch-history without branch stacks */
+		CHECK_EQ_INT(t_sh("%s report -i %s/nb.data --branch-history > /dev/null 2>&1",
+				  perfev, dir), 1);
+	} else {
 		printf("-b without branch stacks not checked: perf cannot sample cpu-clock here\n");
+	}
 	if (argc < 2)
 		t_sh("rm -rf %s", dir);
 	(void)argv;
