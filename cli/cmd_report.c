@@ -183,12 +183,17 @@ static int setup_and_read(struct report *r)
 	/* perf's --branch-history: not branch mode; call graphs by address
 	 * with the branches in them, sorted by srcline,symbol,dso */
 	if (r->branch_history) {
-		if (!file_has_branch_stack(r)) {
-			cli_error("--branch-history needs branch stacks, and '%s' has none; record with 'perf record -b -g' (a CPU with LBR or BRBE)",
+		/* perf: "Selected -g or --branch-history. But no callchain
+		 * or branch data." */
+		if (!file_has_branch_stack(r) && !has_cc) {
+			cli_error("--branch-history needs branch stacks or call chains, and '%s' has neither; record with 'perf record -b -g' (branch stacks need a CPU with LBR or BRBE)",
 				  r->input);
 			return EXIT_ERROR;
 		}
 		r->branch_mode = false;
+		/* perf puts branches in chains (and counts them) only from a
+		 * file with branch stacks */
+		r->bh_counts = file_has_branch_stack(r);
 		r->gkey = PEV_PROFILE_ADDRESS;
 		r->use_callchain = true;
 		if (!r->sort)
@@ -277,8 +282,8 @@ static int setup_and_read(struct report *r)
 	for (unsigned i = 0; i < r->nkeys; i++)
 		popts.keys[i] = r->keys[i];
 	memcpy(popts.sort_order, r->sort_order, sizeof(popts.sort_order));
-	popts.callchains = (r->chain && (r->use_callchain || r->cumulate)) || r->branch_history;
-	popts.branch_history = r->branch_history;
+	popts.callchains = (r->chain && (r->use_callchain || r->cumulate)) || r->bh_counts;
+	popts.branch_history = r->bh_counts;
 	popts.parent_regex = r->parent;
 	popts.exclude_other = r->exclude_other;
 	popts.trace_output = trace_output;

@@ -77,6 +77,7 @@ struct report {
 	bool use_callchain, cumulate, relative;
 	bool branch_mode;		/* perf's sort__mode == SORT_MODE__BRANCH */
 	bool branch_history;		/* --branch-history */
+	bool bh_counts;			/* and the file has branch stacks */
 	const char *mispredict_last;	/* perf's static in its mispredict cell */
 	enum graph_mode gmode;
 	double gmin_percent;

@@ -102,7 +102,7 @@ static void sym_name(struct gctx *g, uint32_t node, const struct pev_profile_fra
 {
 	if (sz > 1024)
 		sz = 1024;
-	if (g->r->branch_history && node) {
+	if (g->r->bh_counts && node) {
 		size_t k;
 
 		sym_name(g, 0, f, b, sz);
@@ -234,7 +234,7 @@ static void fprintf_graph(struct gctx *g, uint32_t parent, uint64_t total,
 		/* perf mallocs its "[...]" symbol without clearing the inlined
 		 * flag, so it prints "[...] (inlined)" when the heap holds
 		 * garbage there: the intended "[...]" here */
-		graph_entry(g, remaining, 0, g->r->branch_history ? "[...] (calltrace)" : "[...]",
+		graph_entry(g, remaining, 0, g->r->bh_counts ? "[...] (calltrace)" : "[...]",
 			    depth, new_mask, 0, total, left);
 	}
 	free(ch);

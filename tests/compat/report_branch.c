@@ -59,7 +59,7 @@ static const char *const chain_opts[] = {
 	"--branch-history -G", "--branch-history -s sym", "--branch-history -g folded",
 	"--branch-history -g fractal", "--branch-history --no-children -g callee,0.1",
 	"--branch-history -g flat --no-children", "--branch-history --max-stack 3",
-	"--branch-history --percent-limit 2", NULL,
+	"--branch-history --percent-limit 2", "-b --branch-history", NULL,
 };
 
 /* Sorts naming "symbol": perf 6.1 adds its ipc_lbr key (the IPC column),
