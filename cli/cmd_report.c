@@ -180,18 +180,37 @@ static int setup_and_read(struct report *r)
 
 	if (setup_branch_mode(r) < 0)
 		return EXIT_ERROR;
-	/* branch mode: no call graphs or children (perf's need the branch
-	 * entries' own chains) */
-	if (r->branch_mode)
-		has_cc = false;
-	if (r->explicit_callgraph && r->use_callchain && !has_cc) {
+	/* perf's --branch-history: not branch mode; call graphs by address
+	 * with the branches in them, sorted by srcline,symbol,dso */
+	if (r->branch_history) {
+		/* perf: "Selected -g or --branch-history. But no callchain
+		 * or branch data." */
+		if (!file_has_branch_stack(r) && !has_cc) {
+			cli_error("--branch-history needs branch stacks or call chains, and '%s' has neither; record with 'perf record -b -g' (branch stacks need a CPU with LBR or BRBE)",
+				  r->input);
+			return EXIT_ERROR;
+		}
+		r->branch_mode = false;
+		/* perf puts branches in chains (and counts them) only from a
+		 * file with branch stacks */
+		r->bh_counts = file_has_branch_stack(r);
+		r->gkey = PEV_PROFILE_ADDRESS;
+		r->use_callchain = true;
+		if (!r->sort)
+			r->sort = "srcline,symbol,dso";
+	}
+	if (r->explicit_callgraph && r->use_callchain && !has_cc && !r->branch_history) {
 		cli_error("'%s' has no call chains to show for -g; record with 'perfev record -g'",
 			  r->input);
 		return EXIT_ERROR;
 	}
-	if (!r->explicit_callgraph)
+	/* branch mode: no call graphs or children, -g included: perf 6.1's
+	 * branch iterator adds the branches without the sample's chain */
+	if (r->branch_mode)
+		has_cc = false;
+	if (!r->explicit_callgraph && !r->branch_history)
 		r->use_callchain = has_cc;
-	if (!has_cc)
+	if (!has_cc && !r->branch_history)
 		r->use_callchain = false;
 	/* perf decides children mode before it has read a pipe's attrs: a
 	 * pipe is reported without children, in the caller order chosen
@@ -200,7 +219,9 @@ static int setup_and_read(struct report *r)
 	/* perf's --mem-mode: no children */
 	if (r->mem_mode)
 		r->cumulate = false;
-	if (r->inverted || (has_cc && r->children_flag && !r->order_set))
+	/* perf picks the caller order while children mode is still on: a
+	 * --branch-history file without chains too */
+	if (r->inverted || ((has_cc || r->branch_history) && r->children_flag && !r->order_set))
 		r->gorder = PEV_PROFILE_CALLER;
 	/* perf's default for a file of tracepoints only: the trace key */
 	r->tp_only = all_tracepoints(r);
@@ -261,7 +282,8 @@ static int setup_and_read(struct report *r)
 	for (unsigned i = 0; i < r->nkeys; i++)
 		popts.keys[i] = r->keys[i];
 	memcpy(popts.sort_order, r->sort_order, sizeof(popts.sort_order));
-	popts.callchains = r->chain && (r->use_callchain || r->cumulate);
+	popts.callchains = (r->chain && (r->use_callchain || r->cumulate)) || r->bh_counts;
+	popts.branch_history = r->bh_counts;
 	popts.parent_regex = r->parent;
 	popts.exclude_other = r->exclude_other;
 	popts.trace_output = trace_output;
@@ -274,6 +296,8 @@ static int setup_and_read(struct report *r)
 				popts.unsorted_keys |= 1u << j;
 	popts.children = r->cumulate;
 	popts.branch_mode = r->branch_mode;
+	for (unsigned i = 0; i < r->ncols; i++)
+		popts.branch_ipc |= r->cols[i].kind == C_IPC_LBR;
 	popts.caller_first = r->use_callchain;
 	popts.order = r->gorder;
 	popts.match = r->gkey;
@@ -466,6 +490,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields in this order: overhead, overhead_children, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, sample, period and sort keys (they sort the entries, after -s; +field: after the default columns)", NULL, 0 },
 		{ OPT_CALLBACK, 'b', "branch-stack", NULL, NULL, "branch mode: one entry per branch of the samples' branch stacks (default on files that have them)", opt_branch, OPT_NOARG },
 		{ OPT_CALLBACK, 0, "no-branch-stack", NULL, NULL, "not branch mode on a file with branch stacks", opt_branch, OPT_NOARG },
+		{ OPT_BOOL, 0, "branch-history", &r.branch_history, NULL, "the samples' branch stacks in their call graphs (perf's; sort srcline,symbol,dso, chains by address)", NULL, 0 },
 		{ OPT_STRING, 'p', "parent", &r.parent, "regex", "the parent key's functions (POSIX extended regex, default ^sys_|^do_page_fault); adds the parent key", NULL, 0 },
 		{ OPT_BOOL, 0, "mem-mode", &r.mem_mode, NULL, "memory access profile: samples count their weight (perf's --mem-mode); enables the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size", NULL, 0 },
 		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },

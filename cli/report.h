@@ -22,6 +22,7 @@ enum col_kind {
 	C_CHILDREN = 1, C_OVERHEAD, C_SYS, C_US, C_GUEST_SYS, C_GUEST_US,
 	C_SAMPLES, C_PERIOD,
 	C_IPC_NULL,		/* perf's ipc_null, added to a sort naming "symbol" */
+	C_IPC_LBR,		/* perf's ipc_lbr, the same in branch mode */
 	C_DROPPED,		/* a key perf drops on this architecture */
 	C_KEY,			/* a sort key: col.key */
 };
@@ -75,6 +76,8 @@ struct report {
 	/* derived */
 	bool use_callchain, cumulate, relative;
 	bool branch_mode;		/* perf's sort__mode == SORT_MODE__BRANCH */
+	bool branch_history;		/* --branch-history */
+	bool bh_counts;			/* and the file has branch stacks */
 	const char *mispredict_last;	/* perf's static in its mispredict cell */
 	enum graph_mode gmode;
 	double gmin_percent;

@@ -62,7 +62,18 @@ static int parse(struct report *r, struct list *l, const char *s, const char *wh
 		struct item x;
 
 		if (len) {
-			if (!report_lookup_name(s, len, &x.kind, &x.key, &x.header)) {
+			bool lbr = len == 7 && !strncmp(s, "ipc_lbr", 7);
+
+			if (lbr || (len == 8 && !strncmp(s, "ipc_null", 8))) {
+				/* perf's fields; perf refuses a sort naming "ipc" */
+				x = (struct item){ lbr ? C_IPC_LBR : C_IPC_NULL, PEV_SORT_SYM,
+						   "IPC   [IPC Coverage]" };
+				if (lbr && !r->branch_mode) {
+					cli_error("%s 'ipc_lbr' needs branch mode: a file with branch stacks (perf record -b) and no --no-branch-stack",
+						  what);
+					return -EINVAL;
+				}
+			} else if (!report_lookup_name(s, len, &x.kind, &x.key, &x.header)) {
 				if (report_known_unsupported(s, len))
 					cli_error("%s '%.*s' is not supported by perfev report yet",
 						  what, (int)len, s);
@@ -111,6 +122,7 @@ int report_setup_fields(struct report *r)
 			r->branch_mode ? "comm,dso_from,symbol_from,symbol_to,cycles" :
 			r->mem_mode ? REPORT_MEM_SORT : r->tp_only ? "trace" : "comm,dso,symbol";
 	static const struct item ipc = { C_IPC_NULL, PEV_SORT_SYM, "IPC   [IPC Coverage]" };
+	static const struct item lbr = { C_IPC_LBR, PEV_SORT_SYM, "IPC   [IPC Coverage]" };
 
 	if (f && parse(r, &fl, strict ? f : f + 1, "field") < 0)
 		return -1;
@@ -128,10 +140,10 @@ int report_setup_fields(struct report *r)
 	if (s && parse(r, &sort, s, "sort key") < 0)
 		return -1;
 	/* perf 6.1's report appends "ipc_null" to a sort order naming
-	 * "symbol" (symbol_size too); that key compares symbols.  In branch
-	 * mode it appends "ipc_lbr", which perf 6.1 crashes on: left out. */
-	if (r->sort && strstr(r->sort, "symbol") && !r->branch_mode)
-		add(&sort, ipc);
+	 * "symbol" (symbol_size, symbol_to too); that key compares symbols.
+	 * In branch mode it appends "ipc_lbr" (report_out.c). */
+	if (r->sort && strstr(r->sort, "symbol"))
+		add(&sort, r->branch_mode ? lbr : ipc);
 	/* perf's setup_sorting: -p adds the parent key after the sort order */
 	if (r->parent)
 		add(&sort, (struct item){ C_KEY, PEV_SORT_PARENT, "Parent symbol" });
@@ -171,7 +183,7 @@ int report_setup_fields(struct report *r)
 		const struct item *x = &sort.it[i];
 		bool dup = false;
 
-		if (x->kind != C_KEY && x->kind != C_IPC_NULL)
+		if (x->kind != C_KEY && x->kind != C_IPC_NULL && x->kind != C_IPC_LBR)
 			;
 		else {
 			for (unsigned j = 0; j < r->nkeys; j++)
@@ -179,7 +191,7 @@ int report_setup_fields(struct report *r)
 			if (!dup && r->nkeys < PEV_PROFILE_MAX_KEYS - 1)
 				r->keys[r->nkeys++] = x->key;
 		}
-		if (order_item(x) && x->kind != C_IPC_NULL &&
+		if (order_item(x) && x->kind != C_IPC_NULL && x->kind != C_IPC_LBR &&
 		    k < 2 * PEV_PROFILE_MAX_KEYS - 1)
 			r->sort_order[k++] = order_item(x);
 	}

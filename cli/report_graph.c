@@ -57,12 +57,60 @@ static int out(struct gctx *g, const char *fmt, ...)
 	return n;
 }
 
+/* --branch-history: perf's counts_str_build for node n. */
+static size_t branch_counts(struct gctx *g, uint32_t n, char *b, size_t sz)
+{
+	struct pev_profile_branch_counts c;
+	size_t k = 0;
+	int i = 0;
+
+	if (pev_profile_node_branch(g->p, n, &c) < 0)
+		return 0;
+#define ADD(...) (k += (size_t)snprintf(b + k, k < sz ? sz - k : 0, __VA_ARGS__), \
+		  k = k < sz ? k : sz - 1)
+	if (!c.branch) {
+		ADD(" (calltrace)");
+		return k;
+	}
+	if (c.branch_to) {
+		if (c.predicted < c.branch)
+			ADD("%spredicted:%.1f%%", i++ ? " " : " (",
+			    (double)(float)(c.predicted * 100.0 / (double)c.branch));
+		if (c.abort && (float)(c.abort * 100.0 / (double)c.branch) >= 0.1f)
+			ADD("%sabort:%.1f%%", i++ ? " " : " (",
+			    (double)(float)(c.abort * 100.0 / (double)c.branch));
+	} else {
+		uint64_t cycles = c.cycles / c.branch;
+
+		if (cycles)
+			ADD("%scycles:%" PRIu64, i++ ? " " : " (", cycles);
+		if (c.iter && c.from && c.iter / c.from) {
+			ADD("%siter:%" PRIu64, i++ ? " " : " (", c.iter / c.from);
+			ADD("%savg_cycles:%" PRIu64, i++ ? " " : " (", c.iter_cycles / c.iter);
+		}
+	}
+	if (i)
+		ADD(")");
+#undef ADD
+	return k;
+}
+
 /* perf formats chain entries into a 1024-byte buffer: longer names are
  * cut at 1023 bytes. */
-static void sym_name(struct gctx *g, const struct pev_profile_frame *f, char *b, size_t sz)
+static void sym_name(struct gctx *g, uint32_t node, const struct pev_profile_frame *f,
+		     char *b, size_t sz)
 {
 	if (sz > 1024)
 		sz = 1024;
+	if (g->r->bh_counts && node) {
+		size_t k;
+
+		sym_name(g, 0, f, b, sz);
+		k = strlen(b);
+		if (k + 1 < sz)
+			branch_counts(g, node, b + k, sz - k);
+		return;
+	}
 	if (f->sym) {
 		const char *name = f->inline_name ? f->inline_name : f->sym->name;
 		const char *inl = f->inline_name ? " (inlined)" : "";
@@ -169,7 +217,7 @@ static void fprintf_graph(struct gctx *g, uint32_t parent, uint64_t total,
 		int idx = 0;
 
 		for (uint32_t v = ch[k];; v = N(g, v)->first_child) {
-			sym_name(g, N(g, v)->frame, name, sizeof(name));
+			sym_name(g, v, N(g, v)->frame, name, sizeof(name));
 			graph_entry(g, cumul(c), c->count + c->children_count, name,
 				    depth, new_mask, idx++, total, left);
 			if (v == last)
@@ -186,7 +234,8 @@ static void fprintf_graph(struct gctx *g, uint32_t parent, uint64_t total,
 		/* perf mallocs its "[...]" symbol without clearing the inlined
 		 * flag, so it prints "[...] (inlined)" when the heap holds
 		 * garbage there: the intended "[...]" here */
-		graph_entry(g, remaining, 0, "[...]", depth, new_mask, 0, total, left);
+		graph_entry(g, remaining, 0, g->r->bh_counts ? "[...] (calltrace)" : "[...]",
+			    depth, new_mask, 0, total, left);
 	}
 	free(ch);
 }
@@ -218,7 +267,7 @@ static void print_graph(struct gctx *g, uint32_t root, uint64_t total,
 				} else {
 					margin(g, left);
 				}
-				sym_name(g, N(g, v)->frame, name, sizeof(name));
+				sym_name(g, v, N(g, v)->frame, name, sizeof(name));
 				out(g, "%s\n", name);
 				if (++nprinted == g->r->gprint_limit)
 					break;
@@ -284,7 +333,8 @@ static void print_path(struct gctx *g, uint32_t n, bool folded, bool *first)
 	if (!x->frame)
 		return;
 	print_path(g, x->parent, folded, first);
-	sym_name(g, x->frame, name, sizeof(name));
+	/* perf's folded lines leave the branch counts out */
+	sym_name(g, folded ? 0 : n, x->frame, name, sizeof(name));
 	if (folded)
 		out(g, "%s%s", *first ? "" : ";", name);
 	else
@@ -375,9 +425,10 @@ static void json_end(FILE *o, const char *name, const struct pev_profile_frame *
 	fprintf(o, ",\"addr\":\"%#" PRIx64 "\"}", f ? f->ip : 0);
 }
 
-static void json_branch(FILE *o, const struct pev_profile_entry *e)
+static void json_branch(struct report *r, FILE *o, const struct pev_profile_entry *e)
 {
 	uint64_t fl = e->branch_flags;
+	double ipc, cov;
 
 	json_end(o, "from", e->from);
 	json_end(o, "to", e->to);
@@ -385,6 +436,21 @@ static void json_branch(FILE *o, const struct pev_profile_entry *e)
 		fl & 1 ? "true" : "false", fl & 2 ? "true" : "false",
 		fl & 4 ? "true" : "false", fl & 8 ? "true" : "false",
 		(unsigned)(fl >> 4 & 0xffff));
+	for (unsigned c = 0; c < r->nkeys; c++)
+		if (r->keys[c] == PEV_SORT_SRCLINE_FROM || r->keys[c] == PEV_SORT_SRCLINE_TO) {
+			bool from = r->keys[c] == PEV_SORT_SRCLINE_FROM;
+
+			fprintf(o, ",\"srcline_%s\":", from ? "from" : "to");
+			json_str(o, from ? e->srcline_from : e->srcline_to);
+		}
+	/* the IPC column (a sort naming "symbol"): null without a symbol */
+	for (unsigned c = 0; c < r->ncols; c++)
+		if (r->cols[c].kind == C_IPC_LBR) {
+			if (pev_profile_entry_ipc(r->prof, e, &ipc, &cov) == 0)
+				fprintf(o, ",\"ipc\":%.4f,\"ipc_coverage\":%.4f", ipc, cov);
+			else
+				fputs(",\"ipc\":null,\"ipc_coverage\":null", o);
+		}
 }
 
 void report_json(struct report *r)
@@ -474,7 +540,7 @@ void report_json(struct report *r)
 				}
 			}
 			if (r->branch_mode)
-				json_branch(o, e);
+				json_branch(r, o, e);
 			fputc('}', o);
 		}
 		fputs("]}", o);

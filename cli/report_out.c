@@ -161,7 +161,7 @@ static void print_headers(struct report *r)
 		if (!first)
 			fputs("  ", o);
 		first = false;
-		if (c->kind == C_KEY || c->kind == C_IPC_NULL)
+		if (c->kind == C_KEY || c->kind == C_IPC_NULL || c->kind == C_IPC_LBR)
 			fprintf(o, "%-*.*s", c->width, c->width, c->name);
 		else
 			fprintf(o, "%*s", c->width, c->name);
@@ -426,6 +426,15 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 		case C_IPC_NULL:
 			n = snprintf(line + len, room, "%-*s", c->width, "-      -");
 			break;
+		case C_IPC_LBR: {
+			double ipc, cov;
+			char v[64] = "-";
+
+			if (pev_profile_entry_ipc(r->prof, e, &ipc, &cov) == 0)
+				snprintf(v, sizeof(v), "%-5.2f [%5.1f%%]", ipc, cov);
+			n = snprintf(line + len, room, "%-*s", c->width, v);
+			break;
+		}
 		case C_DROPPED:
 			n = 0;
 			break;

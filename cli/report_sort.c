@@ -77,8 +77,7 @@ static const struct key_name key_names[] = {
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"transaction", "ipc_null",
-	"addr", "local_retire_lat", "retire_lat", "simd", "ipc_lbr", NULL,
+	"transaction", "addr", "local_retire_lat", "retire_lat", "simd", NULL,
 };
 
 static const struct key_name *find_key(const char *s, size_t len)
@@ -116,6 +115,13 @@ int report_parse_sort(struct report *r, const char *s)
 	const char *p = s;
 
 	r->nkeys = 0;
+	/* perf 6.1 refuses a sort order naming "ipc" (it adds ipc_null or
+	 * ipc_lbr itself to one naming "symbol") */
+	if (strstr(s, "ipc")) {
+		cli_error("-s/--sort '%s': perf adds the IPC column (ipc_lbr, ipc_null) itself to a sort naming 'symbol'; name 'symbol', or use -F ipc_lbr / ipc_null",
+			  s);
+		return -EINVAL;
+	}
 	while (*p) {
 		size_t len = strcspn(p, ", ");
 

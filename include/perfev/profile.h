@@ -159,6 +159,25 @@ struct pev_profile_opts {
 	 * columns (a comm, DSO or symbol filtered to one value) still make
 	 * the entries but no longer order them. */
 	uint32_t unsorted_keys;
+	/* Branch mode: count the cycles of the basic blocks the branch
+	 * stacks end, per function, for pev_profile_entry_ipc (perf's
+	 * ipc_lbr key). */
+	bool branch_ipc;
+	/* perf's --branch-history: with callchains, a sample's chain starts
+	 * with its branch stack (each branch's target, then its source;
+	 * loops folded; perf's order and overlap rules), and the call-tree
+	 * nodes count the branches (pev_profile_node_branch). */
+	bool branch_history;
+};
+
+/* --branch-history: what perf 6.1 counts on a call-tree node.  branch:
+ * the branch ends met there (0: only call-chain entries, perf's
+ * "calltrace"); branch_to: the first was a target; predicted and abort
+ * (targets), cycles, iter, iter_cycles (sources) and from (sources after
+ * the first sample) are sums. */
+struct pev_profile_branch_counts {
+	uint64_t branch, predicted, abort, cycles, iter, iter_cycles, from;
+	bool branch_to;
 };
 
 /* One interned location: what a sample's ip or a chain entry resolved to. */
@@ -318,6 +337,18 @@ PEV_EXPORT const char *pev_profile_entry_thread_comm(const struct pev_profile *p
 /* The path of cgroup id as a PERF_RECORD_CGROUP named it, or NULL. */
 PEV_EXPORT const char *pev_profile_cgroup_name(const struct pev_profile *p,
 					       uint64_t id);
+/* Branch mode with opts.branch_ipc: the IPC of the function an entry
+ * is keyed by (its symbol; in branch mode the first branch's target) and
+ * the share of its instructions (percent) the measured blocks cover, as
+ * perf 6.1's annotation computes them (its ipc_lbr key): 0 and 0 for a
+ * function no block with cycles ends in or whose code cannot be read.
+ * -ENOENT for an entry without a symbol (perf's "-"). */
+PEV_EXPORT int pev_profile_entry_ipc(struct pev_profile *p, const struct pev_profile_entry *e,
+				     double *ipc, double *coverage);
+/* The branch counts of call-tree node n (zeros without --branch-history);
+ * -EINVAL for a bad node. */
+PEV_EXPORT int pev_profile_node_branch(const struct pev_profile *p, uint32_t n,
+				       struct pev_profile_branch_counts *out);
 PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
 					   const struct pev_profile_frame *f,
 					   bool chain);

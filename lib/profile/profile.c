@@ -392,8 +392,9 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		p->comm_tid = s->tid;
 		p->comm_last = comm;
 	}
-	bool hit;
-	struct pf_raw *raw = raw_get(p, s, cpumode, &hit);
+	bool hit = false;
+	/* --branch-history: the chain holds the branches too */
+	struct pf_raw *raw = p->opts.branch_history ? NULL : raw_get(p, s, cpumode, &hit);
 	int64_t self, chain = UINT32_MAX;
 
 	if (raw && hit) {
@@ -414,7 +415,15 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		if (self < 0)
 			return (int)self;
 		pev__pf_set_map_size(p, (uint32_t)self, &loc);
-		if ((p->opts.callchains || p->parent_on) && p->chain) {
+		if (p->opts.branch_history && p->opts.callchains) {
+			long n = pev__pf_bh_frames(p, s);
+
+			if (n < 0)
+				return (int)n;
+			chain = n ? chain_get(p, p->bh_ids, (uint32_t)n) : UINT32_MAX;
+			if (chain < 0)
+				return (int)chain;
+		} else if ((p->opts.callchains || p->parent_on) && p->chain) {
 			chain = sample_chain(p, s);
 			if (chain < 0)
 				return (int)chain;
@@ -711,6 +720,9 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->fblocks);
 	pev__pf_cgroup_free(p);
 	pev__pf_live_free(p);
+	pev__pf_ipc_free(p);
+	free(p->bh);
+	free(p->bh_ids);
 	for (uint32_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

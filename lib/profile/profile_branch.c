@@ -115,13 +115,42 @@ static const struct pf_frame *pff(const struct pev_profile *p, int64_t id)
 	return (const struct pf_frame *)pev__pf_frame_at(p, (uint32_t)id);
 }
 
+static int add_branch(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,
+		      const struct pf_key *sk, char level, bool filtered, uint64_t i,
+		      struct pf_ipc_end *ie);
+
 int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 			 uint8_t cpumode, const struct pf_key *sk, char level, bool filtered)
 {
 	const struct pev_branch_stack *bs = &s->branch_stack;
+	struct pf_ipc_end ends_buf[32], *ends = ends_buf;
+	bool ipc = p->opts.branch_ipc && bs->nr && BF_CYCLES(bs->entries[0].flags);
+	int err = 0;
+
+	if (ipc && bs->nr > 32 && !(ends = calloc(bs->nr, sizeof(*ends))))
+		return -ENOMEM;
+	for (uint64_t i = 0; i < bs->nr && !err; i++)
+		err = add_branch(p, s, cpumode, sk, level, filtered, i, ipc ? &ends[i] : NULL);
+	if (!err && ipc) {
+		const struct perf_event_attr *a = pev_decoder_attr(p->dec, sk->event);
+
+		err = pev__pf_ipc_account(p, ends, bs->nr, !a ||
+					  (a->branch_sample_type & PERF_SAMPLE_BRANCH_ANY));
+	}
+	if (ends != ends_buf)
+		free(ends);
+	return err;
+}
+
+/* Branch i of sample s: its entry; its ends for the IPC when ie is set. */
+static int add_branch(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,
+		      const struct pf_key *sk, char level, bool filtered, uint64_t i,
+		      struct pf_ipc_end *ie)
+{
+	const struct pev_branch_stack *bs = &s->branch_stack;
 	const bool *on = p->key_on;
 
-	for (uint64_t i = 0; i < bs->nr; i++) {
+	{
 		const struct pev_branch_entry *be = &bs->entries[i];
 		uint64_t fs, ts;
 		int64_t fi = branch_end(p, s->pid, be->from, &fs);
@@ -133,6 +162,11 @@ int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 		if (ti < 0)
 			return (int)ti;
 		const struct pf_frame *ff = pff(p, fi), *tf = pff(p, ti);
+
+		if (ie)
+			*ie = (struct pf_ipc_end){ ff->f.sym, tf->f.sym, ff->f.dso, fs,
+						   ff->f.addr - fs, tf->f.addr - ts,
+						   (unsigned)BF_CYCLES(be->flags) };
 
 		/* perf's branch iterator makes the target the entry's
 		 * location: the dso, sym and size keys read it */

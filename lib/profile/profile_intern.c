@@ -171,7 +171,7 @@ int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 
 		if (f->hash == h && f->f.dso == dso && f->f.sym == sym &&
 		    f->raw_inl == inl && f->f.level == level &&
-		    f->keyip == keyip)
+		    f->keyip == keyip && !f->br_tag)
 			return k;
 	}
 	uint32_t n = p->nframes;
@@ -222,6 +222,46 @@ int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 			return m;
 		pfr(p, n)->match = (uint32_t)m;
 	}
+	return n;
+}
+
+/* A copy of frame base tagged with tag (a branch end of --branch-history):
+ * its own index, matching in call trees as base does. */
+int64_t pev__pf_frame_tagged(struct pev_profile *p, uint32_t base, uint64_t tag)
+{
+	uint64_t h = pf_mix(pf_mix(pfr(p, base)->hash, tag), 0x6272616e6368ULL);
+	uint32_t i = (uint32_t)h & p->fhash.mask;
+
+	for (; p->fhash.slot[i]; i = (i + 1) & p->fhash.mask) {
+		struct pf_frame *f = pfr(p, p->fhash.slot[i] - 1);
+
+		if (f->hash == h && f->br_tag == tag && f->match == pfr(p, base)->match &&
+		    f->f.ip == pfr(p, base)->f.ip && f->f.dso == pfr(p, base)->f.dso)
+			return p->fhash.slot[i] - 1;
+	}
+	uint32_t n = p->nframes;
+
+	if (n / PF_FRAME_BLOCK >= p->nfblocks) {
+		struct pf_frame **b = realloc(p->fblocks, (p->nfblocks + 1) * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		p->fblocks = b;
+		b[p->nfblocks] = calloc(PF_FRAME_BLOCK, sizeof(struct pf_frame));
+		if (!b[p->nfblocks])
+			return -ENOMEM;
+		p->nfblocks++;
+	}
+	struct pf_frame *f = pfr(p, n);
+
+	*f = *pfr(p, base);
+	f->hash = h;
+	f->br_tag = tag;
+	p->fhash.slot[i] = n + 1;
+	p->fhash.n++;
+	p->nframes++;
+	if (pev__pf_htab_grow(&p->fhash, frame_rehash, p))
+		return -ENOMEM;
 	return n;
 }
 

@@ -71,6 +71,10 @@ struct pf_frame {
 	const char *srcl_raw;	/* pev__pf_chain_entry_srcline's answer */
 	uint64_t map_size;	/* size of the map it was first seen in */
 	uint64_t hash;
+	/* --branch-history: a branch end (profile_bhist.c's tag: role,
+	 * flags, cycles, loop iterations), matching as frame match; 0 for
+	 * every other frame */
+	uint64_t br_tag;
 };
 
 struct pf_entry {
@@ -205,7 +209,40 @@ struct pev_profile {
 	struct pf_rbt *live;
 	uint32_t **live_ent;
 	bool live_on;
+	/* Branch mode's IPC (opts.branch_ipc): per symbol, the cycles of the
+	 * basic blocks ending in it (profile_ipc.c). */
+	struct pf_ipc_sym *ipcs;
+	uint32_t nipcs, ipc_cap;
+	struct pf_htab ipc_hash;
+	/* --branch-history: per call-tree node, the branch counts */
+	struct pf_bh_counts *bh;
+	uint32_t bh_cap;
+	uint32_t *bh_ids;	/* scratch: a sample's chain with its branches */
+	uint32_t bh_ids_cap;
 };
+
+/* profile_bhist.c */
+struct pf_bh_counts {
+	uint64_t branch, predicted, abort, cycles, iter, iter_cycles, from;
+	bool branch_to;
+};
+long pev__pf_bh_frames(struct pev_profile *p, const struct pev_sample *s);
+int pev__pf_bh_node(struct pev_profile *p, uint32_t node, const struct pf_frame *f,
+		    uint64_t count, bool created);
+int64_t pev__pf_frame_tagged(struct pev_profile *p, uint32_t base, uint64_t tag);
+
+/* profile_ipc.c: one branch's ends, as perf's hist__account_cycles
+ * reads them (symbols raw, offsets from their starts) */
+struct pf_ipc_end {
+	const struct pev_symbol *from_sym, *to_sym;
+	const struct pev_dso *from_dso;
+	uint64_t from_start;	/* from_sym's start in the map */
+	uint64_t from_off, to_off;
+	unsigned cycles;
+};
+int pev__pf_ipc_account(struct pev_profile *p, const struct pf_ipc_end *ends, size_t n,
+			bool any_branch);
+void pev__pf_ipc_free(struct pev_profile *p);
 
 /* profile_intern.c */
 int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);

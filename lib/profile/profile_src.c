@@ -136,8 +136,13 @@ const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_
 {
 	struct pf_frame *pf = (struct pf_frame *)f;
 
+	/* perf's chain entries carry a srcline when chains match by
+	 * address (callchain_srcline, show_sym off: "+OFF" without lines),
+	 * and the entry takes it; otherwise the entry looks one up at the
+	 * unconverted address */
 	if (!pf->srcl_raw)
-		pf->srcl_raw = srcline_at(p, f, true, true);
+		pf->srcl_raw = p->opts.match == PEV_PROFILE_ADDRESS ?
+			       srcline_at(p, f, false, false) : srcline_at(p, f, true, true);
 	return pf->srcl_raw;
 }
 

@@ -89,6 +89,7 @@ int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *f
 		const struct pf_frame *f = (const struct pf_frame *)pev__pf_frame_at(p, fids[j]);
 		uint64_t h = pf_mix(cur, f->match);
 		uint32_t i = (uint32_t)h & p->nhash.mask, found = 0;
+		bool created = false;
 
 		for (; p->nhash.slot[i]; i = (i + 1) & p->nhash.mask) {
 			struct pf_node *c = &p->nodes[p->nhash.slot[i]];
@@ -111,6 +112,7 @@ int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *f
 			p->nhash.slot[i] = (uint32_t)c;
 			p->nhash.n++;
 			found = (uint32_t)c;
+			created = true;
 			if (p->nhash.n * 4 >= (p->nhash.mask + 1) * 3) {
 				/* pev__pf_htab_grow stores index + 1: rebuild by hand */
 				uint32_t cap = (p->nhash.mask + 1) * 2;
@@ -135,6 +137,12 @@ int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *f
 			}
 		}
 		cur = found;
+		if (p->opts.branch_history) {
+			int err = pev__pf_bh_node(p, cur, f, count, created);
+
+			if (err)
+				return err;
+		}
 	}
 	p->nodes[cur].n.hit += period;
 	p->nodes[cur].n.count += count;

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,10 +208,12 @@ struct bd_branch {
 #define BD_CYCLES(c) ((uint64_t)(c) << 4)
 
 static void bd_sample(struct bd_buf *b, uint32_t pid, uint32_t tid, uint64_t t,
-		      uint64_t ip, uint64_t period, const struct bd_branch *br, size_t n)
+		      uint64_t ip, uint64_t period, const struct bd_branch *br, size_t n,
+		      const uint64_t *chain, size_t nc)
 {
 	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
-				       (uint16_t)(8 + 8 + 8 + 8 + 8 + 8 + 8 + 24 * n) };
+				       (uint16_t)(8 + 8 + 8 + 8 + 8 + 8 + 8 + 24 * n +
+						  (chain ? 8 + 8 * nc : 0)) };
 
 	bd_put(b, &h, sizeof(h));
 	bd_u64(b, ip);
@@ -220,6 +223,10 @@ static void bd_sample(struct bd_buf *b, uint32_t pid, uint32_t tid, uint64_t t,
 	bd_u32(b, 0);
 	bd_u32(b, 0);
 	bd_u64(b, period);
+	if (chain) {
+		bd_u64(b, nc);
+		bd_put(b, chain, 8 * nc);
+	}
 	bd_u64(b, n);
 	bd_put(b, br, 24 * n);
 }
@@ -247,16 +254,36 @@ static uint32_t bd_rand(uint64_t *s)
 }
 
 /* Writes the file at path for program prog (built from bd_prog_src with
- * -no-pie); nsamples samples.  0, or -1 with the reason in why. */
-static int bd_write(const char *path, const char *prog, unsigned nsamples, char *why,
-		    size_t wsz)
+ * -no-pie); nsamples samples, with call chains (PERF_SAMPLE_CALLCHAIN:
+ * the user context marker, the sampled address, then 1..4 return
+ * addresses inside the program's callers and libc, as a frame-pointer
+ * walk gives them) with BD_CHAINS in flags; with BD_FIRST_NO_CYCLES the
+ * first (newest) branch of every sample has no cycle count (perf 6.1's
+ * ipc_lbr key then counts nothing and does not crash).  0, or -1 with the
+ * reason in why. */
+#define BD_CHAINS 1u
+#define BD_FIRST_NO_CYCLES 2u
+
+/* Set by a test that wants its own branch stacks: sample s (s <
+ * bd_nfixed) carries bd_fixed[s] instead of random branches. */
+struct bd_fixed_sample {
+	unsigned n;
+	struct bd_branch br[8];
+};
+static const struct bd_fixed_sample *bd_fixed;
+static unsigned bd_nfixed;
+
+static int bd_write(const char *path, const char *prog, unsigned nsamples, unsigned flags,
+		    char *why, size_t wsz)
 {
+	bool chains = flags & BD_CHAINS;
+
 	struct bd_sym fn[BD_NFN];
 	struct bd_map pm, lm;
 	uint64_t lib[3];
 	static const char *const lib_names[] = { "malloc", "free", "qsort" };
 	struct bd_buf b = { 0 };
-	uint64_t seed = 42, t = 1000000000ULL;
+	uint64_t seed = 42, cseed = 7, t = 1000000000ULL;
 	int fd, rc = -1;
 
 	memset(fn, 0, sizeof(fn));
@@ -319,17 +346,39 @@ static int bd_write(const char *path, const char *prog, unsigned nsamples, char 
 			/* mostly the program's own functions */
 			if (a >= BD_NFN && r % 3)
 				a = r % BD_NFN;
-			uint64_t fs = a < BD_NFN ? fn[a].size : 0x40;
+			/* libc sources stay inside qsort (12 bytes) with chains: a
+			 * libc address past a symbol's end has no line, which perf
+			 * prints as ":0" (README: srcline_from) */
+			uint64_t fs = a < BD_NFN ? fn[a].size : chains ? 8 : 0x40;
 
 			if (c >= BD_NFN + 3 && r % 5)
 				c = r % BD_NFN;
 			br[j].from = at[a] + (fs > 8 ? bd_rand(&seed) % (fs / 4) * 4 % fs : 0);
 			br[j].to = at[c] + (bd_rand(&seed) % 4 == 0 ? 4 : 0);
 			br[j].flags = (r & 1 ? BD_MISPRED : BD_PREDICTED) |
-				      BD_CYCLES(r % 7 == 0 ? 0 : (r >> 3) % 40) |
+				      BD_CYCLES(r % 7 == 0 || (j == 0 && (flags & BD_FIRST_NO_CYCLES)) ?
+						0 : (r >> 3) % 40) |
 				      (r % 23 == 0 ? BD_IN_TX : 0) | (r % 29 == 0 ? BD_ABORT : 0);
 		}
-		bd_sample(&b, pid, tid, t, fn[2 + s % 2].addr + 4, 100003 + s % 3, br, n);
+		if (bd_fixed && s < bd_nfixed) {
+			n = bd_fixed[s].n;
+			memcpy(br, bd_fixed[s].br, sizeof(br));
+		}
+		/* leaf_a or leaf_b, called from mid, from walk, from main,
+		 * from libc (qsort's address standing for __libc_start_call_main) */
+		uint64_t ip = fn[2 + s % 2].addr + 4, ch[6];
+		unsigned nc = 0, depth = 1 + bd_rand(&cseed) % 4;
+
+		ch[nc++] = 0xfffffffffffffe00ULL;	/* PERF_CONTEXT_USER */
+		ch[nc++] = ip;
+		for (unsigned d = 0; d < depth; d++) {
+			static const int up[] = { 1, 4, 0 };
+			uint64_t fa = d < 3 ? fn[up[d]].addr : lib[2];
+			uint64_t fz = d < 3 ? fn[up[d]].size : 0x40;
+
+			ch[nc++] = fa + 1 + (fz > 8 ? (bd_rand(&cseed) % 2) * (fz / 2) : 0);
+		}
+		bd_sample(&b, pid, tid, t, ip, 100003 + s % 3, br, n, chains ? ch : NULL, nc);
 		t += 250000;
 	}
 
@@ -343,7 +392,8 @@ static int bd_write(const char *path, const char *prog, unsigned nsamples, char 
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE, .size = sizeof(attr),
 		.config = PERF_COUNT_HW_CPU_CYCLES, .sample_period = 100003,
-		.sample_type = BD_SAMPLE_TYPE, .sample_id_all = 1, .exclude_kernel = 1,
+		.sample_type = BD_SAMPLE_TYPE | (chains ? PERF_SAMPLE_CALLCHAIN : 0),
+		.sample_id_all = 1, .exclude_kernel = 1,
 		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
 		.disabled = 1, .inherit = 1, .mmap = 1, .comm = 1, .mmap2 = 1,
 	};

@@ -42,8 +42,13 @@ static void cut_tip(char *s, size_t *len)
 static void drop_garbage_inlined(char *s, size_t *len)
 {
 	static const char bad[] = "[...] (inlined)\n";
+	static const char bad_bh[] = "[...] (inlined) (calltrace)\n";	/* --branch-history */
 	char *p;
 
+	while ((p = strstr(s, bad_bh))) {
+		memmove(p + 5, p + 15, strlen(p + 15) + 1);
+		*len -= 10;
+	}
 	while ((p = strstr(s, bad))) {
 		memmove(p + 5, p + sizeof(bad) - 2, strlen(p + sizeof(bad) - 2) + 1);
 		*len -= sizeof(bad) - 7;
