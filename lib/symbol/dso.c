@@ -30,6 +30,7 @@ struct pev_dso {
 	bool kernel, vdso, module;
 	bool loaded;			/* symbol load attempted */
 	bool info_loaded;
+	bool source_symtab;	/* the symbol source has a .symtab */
 	struct pev_symtab *symtab;
 	bool owns_symtab;
 	char *source;
@@ -255,6 +256,21 @@ PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso)
 	return dso && dso->symtab ? dso->source : NULL;
 }
 
+PEV_EXPORT const char *pev_dso_srcline_path(struct pev_dso *dso)
+{
+	const char *p;
+
+	if (!dso)
+		return NULL;
+	pev_dso_symtab(dso);
+	/* perf: the file its symbols came from when that has a .symtab
+	 * (symsrc_filename), else the DSO's own name */
+	p = dso->source && dso->source_symtab ? dso->source : dso->name;
+	if (p[0] == '[' || !strncmp(p, "/tmp/perf-", 10))
+		return NULL;
+	return p;
+}
+
 static void hex(char *out, const uint8_t *id, int n)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -290,6 +306,7 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	d->symtab = st;
 	d->owns_symtab = true;
 	d->source = strdup(path);
+	d->source_symtab = info.has_symtab;
 	if (!d->info_loaded || !d->info.nr_loads) {
 		d->info = info;
 		d->info_loaded = true;
@@ -470,8 +487,10 @@ static void load_kernel(struct pev_dso *d)
 
 		if (pev__elf_info_read(c->vmlinux, NULL, 0, &info) == 0 && info.has_symtab)
 			d->symtab = pev__symtab_load_elf_plt(c->vmlinux, c->vmlinux);
-		if (d->symtab)
+		if (d->symtab) {
 			d->source = strdup(c->vmlinux);
+			d->source_symtab = true;
+		}
 		d->owns_symtab = d->symtab != NULL;
 		return;
 	}
