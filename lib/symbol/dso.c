@@ -559,14 +559,40 @@ PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)
 	return d->symtab;
 }
 
+/* An offset in no segment's file bytes but in the last file page of one
+ * (the code after .fini up to the page's end, which the loader maps):
+ * perf looks symbols up by file offset there and finds the segment's last
+ * one (_fini, a page past its page); the offset belongs to that segment.
+ * 1 and *vaddr, or 0. */
+static int page_tail(const struct pev_elf_info *info, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < info->nr_loads; i++)
+		if (off >= info->loads[i].offset &&
+		    off - info->loads[i].offset < info->loads[i].filesz)
+			return 0;
+	for (size_t i = 0; i < info->nr_loads; i++) {
+		uint64_t o = info->loads[i].offset;
+
+		if (off >= o && off < ((o + info->loads[i].filesz + 4095) & ~4095ull)) {
+			*vaddr = off - o + info->loads[i].vaddr;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *d, uint64_t off)
 {
+	uint64_t vaddr;
+
 	if (!d || d->kernel || d->module)
 		return off;
 	if (!d->loaded)
 		pev_dso_symtab(d);
 	if (!d->info_loaded)
 		return off;
+	if (page_tail(&d->info, off, &vaddr))
+		return vaddr;
 	return pev_elf_offset_to_vaddr(&d->info, off);
 }
 
