@@ -252,8 +252,11 @@ static const struct sl_unit *file0_rows(struct sl_file *f, Dwarf_Die *cu,
 	if (dwarf_getsrclines(cu, &lines, &n) != 0 || !(u->addrs = calloc(n ? n : 1, sizeof(Dwarf_Addr))))
 		return u;
 	/* gas emits DW_LNS_set_file only when the file changes, so a
-	 * sequence's rows before its first other file are those rows */
+	 * sequence's rows before its first other file are those rows.  libdw
+	 * sorts a row at a sequence's end address after the end marker: such
+	 * a row of another file does not end the next sequence's run. */
 	bool initial = true;
+	Dwarf_Addr end_at = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
@@ -261,15 +264,20 @@ static const struct sl_unit *file0_rows(struct sl_file *f, Dwarf_Die *cu,
 		bool end = false;
 		Dwarf_Addr a;
 
+		if (dwarf_lineaddr(l, &a) != 0)
+			continue;
 		dwarf_lineendsequence(l, &end);
 		if (end) {
 			initial = true;
+			end_at = a;
 			continue;
 		}
-		if (!src || strcmp(src, f1))
-			initial = false;
-		else if (initial && dwarf_lineaddr(l, &a) == 0)
+		if (!src || strcmp(src, f1)) {
+			if (!(initial && a == end_at))
+				initial = false;
+		} else if (initial) {
 			u->addrs[u->nr++] = a;
+		}
 	}
 	(void)f0;
 	qsort(u->addrs, u->nr, sizeof(*u->addrs), cmp_addr);

@@ -176,10 +176,10 @@ int main(void)
 
 	symbol_file("/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", path, sizeof(path));
 	if (!access(path, R_OK))
-		against_addr2line("ld.so", path, 1000);
+		against_addr2line("ld.so", path, 2000);
 	symbol_file("/usr/lib/x86_64-linux-gnu/libc.so.6", path, sizeof(path));
 	if (!access(path, R_OK))
-		against_addr2line("libc", path, 1000);
+		against_addr2line("libc", path, 2000);
 	if (have("python3") && realpath("/usr/bin/python3", path))
 		against_addr2line("python3", path, 0);
 
