@@ -104,8 +104,6 @@ struct script {
 	struct srccode_state *srccode;	/* per-thread last line, script_src.c */
 	size_t srccode_len, srccode_cap;
 	struct insn_cache *insn;	/* script_insn.c */
-	struct dso_sections *sections;	/* script_src.c */
-	size_t nr_sections;
 	struct pev_filter *filter;	/* NULL: no filter option */
 	/* perf's thread->pid_ for the pid filter: the first pid seen with a
 	 * tid, used for samples whose pid is -1 (script_filter.c) */

@@ -1,9 +1,6 @@
 /* perfev script: srcline and srccode, through the library's DWARF line
  * lookup (pev_srclines), printed as perf script 6.1 does. */
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
 
 #include "script.h"
@@ -50,134 +47,39 @@ static int lookup(struct script *s, const struct pev_addr_loc *al,
 	return pev_srclines_lookup(s->srclines, path, vaddr, file, line) > 0;
 }
 
-static bool is_plt(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n >= 4 && !strcmp(name + n - 4, "@plt");
-}
-
-/* The code sections of a DSO file (addr2line looks for the function of
- * an address in the address's own section). */
-struct dso_sections {
-	const struct pev_dso *dso;
-	size_t nr;
-	struct { uint64_t start, end; } sec[32];
-};
-
-static void read_sections(const char *path, struct dso_sections *d)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *e;
-	Elf_Scn *scn = NULL;
-
-	if (fd < 0)
-		return;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	while (e && (scn = elf_nextscn(e, scn)) && d->nr < 32) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size) {
-			d->sec[d->nr].start = sh.sh_addr;
-			d->sec[d->nr].end = sh.sh_addr + sh.sh_size;
-			d->nr++;
-		}
-	}
-	elf_end(e);
-	close(fd);
-}
-
-/* The code section holding vaddr: [*start, *end); false when unknown (then
- * the whole address space). */
-static bool section_of(struct script *s, struct pev_dso *dso, uint64_t vaddr,
-		       uint64_t *start, uint64_t *end)
-{
-	struct dso_sections *d = NULL;
-
-	for (size_t i = 0; i < s->nr_sections; i++)
-		if (s->sections[i].dso == dso)
-			d = &s->sections[i];
-	if (!d) {
-		struct dso_sections *n = realloc(s->sections,
-						 (s->nr_sections + 1) * sizeof(*n));
-
-		if (!n)
-			return false;
-		s->sections = n;
-		d = &n[s->nr_sections++];
-		memset(d, 0, sizeof(*d));
-		d->dso = dso;
-		read_sections(pev_dso_name(dso), d);
-	}
-	for (size_t i = 0; i < d->nr; i++)
-		if (vaddr >= d->sec[i].start && vaddr < d->sec[i].end) {
-			*start = d->sec[i].start;
-			*end = d->sec[i].end;
-			return true;
-		}
-	return false;
-}
-
-/* Whether a function symbol (not a PLT entry, which addr2line does not
- * know) starts at or below al's address in its section. */
-static bool has_symbol_below(struct script *s, const struct pev_addr_loc *al)
-{
-	const struct pev_symtab *st = pev_dso_symtab(al->dso);
-	uint64_t vaddr = pev_dso_offset_to_vaddr(al->dso, al->map_ip);
-	size_t lo = 0, hi = st ? pev_symtab_count(st) : 0;
-	uint64_t sec_start = 0, sec_end = UINT64_MAX;
-
-	section_of(s, al->dso, vaddr, &sec_start, &sec_end);
-
-	/* The first symbol starting above vaddr. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pev_symtab_symbol(st, mid)->start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo > 0) {
-		const struct pev_symbol *sym = pev_symtab_symbol(st, --lo);
-
-		if (sym->start < sec_start)
-			return false;
-		if (!is_plt(sym->name))
-			return true;
-	}
-	return false;
-}
-
 void script_print_srcline(struct script *s, const struct pev_addr_loc *al,
 			  const char *prefix)
 {
 	struct obuf *o = &s->out;
 	const char *file, *name;
 	unsigned line;
+	uint64_t addr = al->map_ip;
 
 	if (!al->dso)
 		return;
-	if (lookup(s, al, &file, &line)) {
-		so_str(o, prefix);
-		so_str(o, base_name(file));
-		so_char(o, ':');
-		so_u64(o, line, 0);
-		return;
-	}
-	/* No line.  perf's addr2line then answers "??:0" when it still
-	 * finds a function (the nearest symbol at or below the address, of
-	 * any size), which perf does not print, and "??" when it finds none,
-	 * for which perf prints "dso[addr]", as for "[kernel.kallsyms]" and
-	 * "[vdso]", which it does not give addr2line. */
 	name = pev_dso_name(al->dso);
-	if (name[0] != '[' && has_symbol_below(s, al))
-		return;
+	const char *path = pev_dso_srcline_path(al->dso);
+
+	if (srclines(s) && path && !al->kernel) {
+		addr = pev_dso_offset_to_vaddr(al->dso, al->map_ip);
+		/* perf prints addr2line's answer unless it reads "??:0" (from
+		 * "??:?": a function symbol without a file symbol) */
+		if (pev_srclines_addr2line(s->srclines, path, addr, &file, &line) == 1) {
+			if (!line && !strcmp(file, "??"))
+				return;
+			so_str(o, prefix);
+			so_str(o, base_name(file));
+			so_char(o, ':');
+			so_u64(o, line, 0);
+			return;
+		}
+	}
+	/* addr2line found nothing, or perf does not ask it ("[vdso]",
+	 * "[kernel.kallsyms]"): "dso[addr]", at the ELF address */
 	so_str(o, prefix);
 	so_str(o, base_name(name));
 	so_char(o, '[');
-	so_hex(o, al->map_ip, 0);
+	so_hex(o, addr, 0);
 	so_char(o, ']');
 }
 
@@ -283,8 +185,5 @@ void script_src_release(struct script *s)
 	s->srclines = NULL;
 	free(s->srccode);
 	s->srccode = NULL;
-	free(s->sections);
-	s->sections = NULL;
-	s->nr_sections = 0;
 	s->srccode_len = s->srccode_cap = 0;
 }

@@ -143,6 +143,11 @@ PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *dso,
 					    uint64_t offset);
 /* Where the symbols came from (a path), or NULL when none were loaded. */
 PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso);
+/* The file perf 6.1 hands to addr2line for the DSO's srclines: the
+ * symbol source when it has a .symtab, else the DSO's own path; NULL
+ * where perf asks addr2line nothing (bracketed names: the kernel, its
+ * modules, the vDSO; /tmp/perf-PID.map). Loads the symbols. */
+PEV_EXPORT const char *pev_dso_srcline_path(struct pev_dso *dso);
 
 /* Adds a file to perf's build-id cache in perf 6.1's layout: a copy (hard
  * link when it can) as <dir>/<path>/<build id>/elf, or /proc/kallsyms as
@@ -242,6 +247,16 @@ PEV_EXPORT void pev_srclines_free(struct pev_srclines *s);
 PEV_EXPORT int pev_srclines_lookup(struct pev_srclines *s, const char *path,
 				   uint64_t vaddr, const char **file,
 				   unsigned *line);
+/* perf 6.1's view of vaddr (it asks binutils' addr2line): as
+ * pev_srclines_lookup, and where the line tables do not place vaddr,
+ * addr2line's answer from the symbol table: 1 with *line 0 and *file the
+ * name of the file symbol before the nearest function symbol at or below
+ * vaddr in its section ("" for an empty name, "??" when there is none);
+ * 0 when no such symbol exists either (addr2line's "??:0", a failure for
+ * perf); -EINVAL or -ENOMEM. */
+PEV_EXPORT int pev_srclines_addr2line(struct pev_srclines *s, const char *path,
+				      uint64_t vaddr, const char **file,
+				      unsigned *line);
 /* The text of line `line` (1-based) of source file `file`, without its
  * newline, and its length in *len; NULL when the file cannot be read or
  * is shorter.  Valid until the resolver is freed. */

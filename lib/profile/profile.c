@@ -751,7 +751,6 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->raws);
 	free(p->raw_pool);
 	pev_srclines_free(p->srclines);
-	free(p->src_dsos);
 	if (p->parent_on)
 		regfree(&p->parent_re);
 	free(p);

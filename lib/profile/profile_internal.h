@@ -201,8 +201,6 @@ struct pev_profile {
 	uint32_t *scratch;
 	size_t scratch_cap;
 	struct pev_srclines *srclines;
-	struct { const struct pev_dso *dso; uint64_t lo, hi; bool no_lines; } *src_dsos;
-	uint32_t nsrc_dsos;
 	/* Branch mode with keys perf compares with != (mispredict, in_tx,
 	 * abort): perf's entries_in tree per event, built as samples come
 	 * (position -> entry in live_ent), so entries merge as perf's do. */

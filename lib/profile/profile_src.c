@@ -1,83 +1,14 @@
 /* The profile model: source lines of frames, as perf 6.1's map__srcline()
- * gives them for the srcline sort key ("file.c:12"; "sym+OFF" or
- * "dso[ADDR]" when the line tables do not know the address; "??:0"
- * without a map). */
+ * gives them for the srcline sort key ("file.c:12", or what addr2line
+ * answers from the symbols; "sym+OFF" or "dso[ADDR]" when addr2line does
+ * not place the address; "??:0" without a map). */
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdlib.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "profile/profile_internal.h"
-
-/* 1: an ELF file without line tables (perf's addr2line answers "??:0"
- * for the addresses it holds); 0: it has them, or is no ELF file.
- * [*lo, *hi) gets the span of its allocated sections. */
-static int no_line_tables(const char *path, uint64_t *lo, uint64_t *hi)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
-	Elf *e;
-
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF) {
-		size_t shstrndx;
-		Elf_Scn *scn = NULL;
-
-		ret = 1;
-		if (elf_getshdrstrndx(e, &shstrndx) == 0) {
-			while ((scn = elf_nextscn(e, scn))) {
-				GElf_Shdr sh;
-				const char *n;
-
-				if (!gelf_getshdr(scn, &sh))
-					continue;
-				if ((sh.sh_flags & SHF_ALLOC) && sh.sh_size) {
-					if (!*hi || sh.sh_addr < *lo)
-						*lo = sh.sh_addr;
-					if (sh.sh_addr + sh.sh_size > *hi)
-						*hi = sh.sh_addr + sh.sh_size;
-				}
-				if ((n = elf_strptr(e, shstrndx, sh.sh_name)) &&
-				    (!strcmp(n, ".debug_line") || !strcmp(n, ".zdebug_line"))) {
-					ret = 0;
-					break;
-				}
-			}
-		}
-	}
-	elf_end(e);
-	close(fd);
-	return ret;
-}
-
-static bool dso_no_lines(struct pev_profile *p, const struct pev_dso *dso,
-			 const char *src, uint64_t vaddr)
-{
-	for (uint32_t i = 0; i < p->nsrc_dsos; i++)
-		if (p->src_dsos[i].dso == dso)
-			return p->src_dsos[i].no_lines && vaddr >= p->src_dsos[i].lo &&
-			       vaddr < p->src_dsos[i].hi;
-	if (p->nsrc_dsos % 64 == 0) {
-		void *n = realloc(p->src_dsos, (p->nsrc_dsos + 64) * sizeof(*p->src_dsos));
-
-		if (!n)
-			return false;
-		p->src_dsos = n;
-	}
-	p->src_dsos[p->nsrc_dsos].dso = dso;
-	p->src_dsos[p->nsrc_dsos].lo = p->src_dsos[p->nsrc_dsos].hi = 0;
-	p->src_dsos[p->nsrc_dsos].no_lines = src &&
-		no_line_tables(src, &p->src_dsos[p->nsrc_dsos].lo, &p->src_dsos[p->nsrc_dsos].hi);
-	p->nsrc_dsos++;
-	return dso_no_lines(p, dso, src, vaddr);
-}
 
 /* addr is what perf hands to map__rip_2objdump(): a map-relative address
  * for a sample's own location, but the sampled address itself for chain
@@ -100,16 +31,16 @@ static const char *srcline_at(struct pev_profile *p, const struct pev_profile_fr
 			return NULL;
 	}
 	uint64_t vaddr = raw ? f->ip : f->addr;
-	const char *src = pev_dso_symbol_source(f->dso);
+	const char *src = pev_dso_srcline_path((struct pev_dso *)f->dso);
 
 	if (!raw && f->level != 'k')
 		vaddr = pev_dso_offset_to_vaddr(f->dso, f->addr);
-	if (src && pev_srclines_lookup(p->srclines, src, vaddr, &file, &line) == 1) {
+	/* addr2line's answer ("??:0" from "??:?", ":0" from an empty file
+	 * symbol), else perf's own fallback */
+	if (src && pev_srclines_addr2line(p->srclines, src, vaddr, &file, &line) == 1) {
 		const char *base = strrchr(file, '/');
 
 		snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
-	} else if (dso_no_lines(p, f->dso, src, vaddr)) {
-		snprintf(buf, sizeof(buf), "??:0");
 	} else if (f->sym) {
 		/* call-graph entries leave the name out (perf's show_sym) */
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, show_sym ? f->sym->name : "",

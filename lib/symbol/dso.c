@@ -30,6 +30,7 @@ struct pev_dso {
 	bool kernel, vdso, module;
 	bool loaded;			/* symbol load attempted */
 	bool info_loaded;
+	bool source_symtab;	/* the symbol source has a .symtab */
 	struct pev_symtab *symtab;
 	bool owns_symtab;
 	char *source;
@@ -255,6 +256,21 @@ PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso)
 	return dso && dso->symtab ? dso->source : NULL;
 }
 
+PEV_EXPORT const char *pev_dso_srcline_path(struct pev_dso *dso)
+{
+	const char *p;
+
+	if (!dso)
+		return NULL;
+	pev_dso_symtab(dso);
+	/* perf: the file its symbols came from when that has a .symtab
+	 * (symsrc_filename), else the DSO's own name */
+	p = dso->source && dso->source_symtab ? dso->source : dso->name;
+	if (p[0] == '[' || !strncmp(p, "/tmp/perf-", 10))
+		return NULL;
+	return p;
+}
+
 static void hex(char *out, const uint8_t *id, int n)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -290,6 +306,7 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	d->symtab = st;
 	d->owns_symtab = true;
 	d->source = strdup(path);
+	d->source_symtab = info.has_symtab;
 	if (!d->info_loaded || !d->info.nr_loads) {
 		d->info = info;
 		d->info_loaded = true;
@@ -470,8 +487,10 @@ static void load_kernel(struct pev_dso *d)
 
 		if (pev__elf_info_read(c->vmlinux, NULL, 0, &info) == 0 && info.has_symtab)
 			d->symtab = pev__symtab_load_elf_plt(c->vmlinux, c->vmlinux);
-		if (d->symtab)
+		if (d->symtab) {
 			d->source = strdup(c->vmlinux);
+			d->source_symtab = true;
+		}
 		d->owns_symtab = d->symtab != NULL;
 		return;
 	}
@@ -540,14 +559,40 @@ PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)
 	return d->symtab;
 }
 
+/* An offset in no segment's file bytes but in the last file page of one
+ * (the code after .fini up to the page's end, which the loader maps):
+ * perf looks symbols up by file offset there and finds the segment's last
+ * one (_fini, a page past its page); the offset belongs to that segment.
+ * 1 and *vaddr, or 0. */
+static int page_tail(const struct pev_elf_info *info, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < info->nr_loads; i++)
+		if (off >= info->loads[i].offset &&
+		    off - info->loads[i].offset < info->loads[i].filesz)
+			return 0;
+	for (size_t i = 0; i < info->nr_loads; i++) {
+		uint64_t o = info->loads[i].offset;
+
+		if (off >= o && off < ((o + info->loads[i].filesz + 4095) & ~4095ull)) {
+			*vaddr = off - o + info->loads[i].vaddr;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *d, uint64_t off)
 {
+	uint64_t vaddr;
+
 	if (!d || d->kernel || d->module)
 		return off;
 	if (!d->loaded)
 		pev_dso_symtab(d);
 	if (!d->info_loaded)
 		return off;
+	if (page_tail(&d->info, off, &vaddr))
+		return vaddr;
 	return pev_elf_offset_to_vaddr(&d->info, off);
 }
 

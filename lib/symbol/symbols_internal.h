@@ -73,5 +73,14 @@ int pev__buildid_dir(char *buf, size_t size);
 struct pev_dso *pev__dso_cache_get_module(struct pev_dso_cache *c, const char *name);
 /* Reads a whole file into a malloc'ed buffer. 0 or -errno. */
 int pev_read_whole_file(const char *path, char **out, size_t *outlen);
+/* binutils addr2line's symbol search (symbols_a2l.c): the symbols of an
+ * ELF file (never NULL unless out of memory; empty when unreadable), and
+ * the file name addr2line reports for addr when its DWARF lookup fails:
+ * 1 and *file (the STT_FILE name, NULL for none), or 0 when no function
+ * symbol of addr's section starts at or below it. */
+struct pev_a2l_syms;
+struct pev_a2l_syms *pev__a2l_syms_load(const char *path);
+void pev__a2l_syms_free(struct pev_a2l_syms *a);
+int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char **file);
 
 #endif

@@ -27,6 +27,17 @@ struct sl_file {
 	bool bare_scanned;
 	size_t nr_bare;
 	Dwarf_Off *bare;
+	struct pev_a2l_syms *a2l;	/* loaded on the first failed lookup */
+	struct sl_unit *units;		/* DWARF 5 units seen by file0_rows() */
+};
+
+/* A DWARF 5 unit whose line table names different files at index 0 and
+ * 1: the addresses of its rows that binutils gives file 0 (below). */
+struct sl_unit {
+	struct sl_unit *next;
+	Dwarf_Off off;
+	size_t nr;
+	Dwarf_Addr *addrs;	/* sorted */
 };
 
 /* One looked-up address (found or not). */
@@ -84,6 +95,12 @@ void pev_srclines_free(struct pev_srclines *s)
 			close(f->fd);
 		free(f->path);
 		free(f->bare);
+		pev__a2l_syms_free(f->a2l);
+		for (struct sl_unit *u = f->units, *un; u; u = un) {
+			un = u->next;
+			free(u->addrs);
+			free(u);
+		}
 		free(f);
 	}
 	for (size_t i = 0; i < SL_BUCKETS; i++)
@@ -203,6 +220,93 @@ static void perf_split(struct pev_srclines *s, const char *src, unsigned lineno,
 	free(full);
 }
 
+static int cmp_addr(const void *a, const void *b)
+{
+	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* binutils 2.40 (perf's addr2line) starts each sequence of a DWARF 5
+ * line program with the file register at entry 0 where DWARF 5 says 1,
+ * so the rows before the sequence's first DW_LNS_set_file name file 0
+ * (the unit's own source) when entry 1 is another file (a header that
+ * glibc's units start with).  The addresses of those rows in cu. */
+static const struct sl_unit *file0_rows(struct sl_file *f, Dwarf_Die *cu,
+					const char *f0, const char *f1)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct sl_unit *u;
+	Dwarf_Lines *lines;
+	size_t n;
+
+	for (u = f->units; u; u = u->next)
+		if (u->off == off)
+			return u;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->off = off;
+	u->next = f->units;
+	f->units = u;
+	if (dwarf_getsrclines(cu, &lines, &n) != 0 || !(u->addrs = calloc(n ? n : 1, sizeof(Dwarf_Addr))))
+		return u;
+	/* gas emits DW_LNS_set_file only when the file changes, so a
+	 * sequence's rows before its first other file are those rows.  libdw
+	 * sorts a row at a sequence's end address after the end marker: such
+	 * a row of another file does not end the next sequence's run. */
+	bool initial = true;
+	Dwarf_Addr end_at = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		const char *src = dwarf_linesrc(l, NULL, NULL);
+		bool end = false;
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(l, &a) != 0)
+			continue;
+		dwarf_lineendsequence(l, &end);
+		if (end) {
+			initial = true;
+			end_at = a;
+			continue;
+		}
+		if (!src || strcmp(src, f1)) {
+			if (!(initial && a == end_at))
+				initial = false;
+		} else if (initial) {
+			u->addrs[u->nr++] = a;
+		}
+	}
+	(void)f0;
+	qsort(u->addrs, u->nr, sizeof(*u->addrs), cmp_addr);
+	return u;
+}
+
+/* The file binutils names for line l of cu (see file0_rows). */
+static const char *binutils_file(struct sl_file *f, Dwarf_Die *cu, Dwarf_Line *l,
+				 const char *src)
+{
+	Dwarf_Half version;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f0, *f1;
+	const struct sl_unit *u;
+	Dwarf_Addr a;
+
+	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 ||
+	    version < 5 || dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || nfiles < 2)
+		return src;
+	f0 = dwarf_filesrc(files, 0, NULL, NULL);
+	f1 = dwarf_filesrc(files, 1, NULL, NULL);
+	if (!f0 || !f1 || strcmp(src, f1) || !strcmp(f0, f1) ||
+	    !(u = file0_rows(f, cu, f0, f1)) || dwarf_lineaddr(l, &a) != 0 ||
+	    !bsearch(&a, u->addrs, u->nr, sizeof(*u->addrs), cmp_addr))
+		return src;
+	return f0;
+}
+
 /* The line-table row for addr: the innermost location, as addr2line's
  * first answer.  An address inside a compilation unit without a row of
  * its own gets file "" and line 0 (addr2line prints ":?"). */
@@ -225,6 +329,8 @@ static void resolve(struct pev_srclines *s, struct sl_file *f,
 	src = dwarf_linesrc(l, NULL, NULL);
 	if (!src)
 		src = "";
+	else
+		src = binutils_file(f, &cu, l, src);
 	if (strchr(src, ':')) {
 		perf_split(s, src, (unsigned)lineno, e);
 		return;
@@ -278,6 +384,30 @@ found:
 	*file = e->file;
 	*line = e->line;
 	return 1;
+}
+
+int pev_srclines_addr2line(struct pev_srclines *s, const char *path,
+			   uint64_t vaddr, const char **file, unsigned *line)
+{
+	int r = pev_srclines_lookup(s, path, vaddr, file, line);
+	/* a unit that holds vaddr without a row for it: addr2line found
+	 * something; its file name still comes from the symbols */
+	bool in_unit = r == 1 && !(*file)[0] && !*line;
+	struct sl_file *f;
+	const char *name = NULL;
+
+	if (r < 0 || (r == 1 && !in_unit))
+		return r;
+	f = get_file(s, path);
+	if (!f)
+		return -ENOMEM;
+	if (!f->a2l && !(f->a2l = pev__a2l_syms_load(path)))
+		return -ENOMEM;
+	if (!pev__a2l_syms_find(f->a2l, vaddr, &name) && !in_unit)
+		return 0;
+	*file = intern(s, name ? name : "??");
+	*line = 0;
+	return *file ? 1 : -ENOMEM;
 }
 
 static void split_lines(struct sl_text *t)

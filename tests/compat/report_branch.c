@@ -8,7 +8,9 @@
  * brstack prints every sample), then compares the reports: branch mode
  * by default (the file has the BRANCH_STACK feature) with perf's default
  * sort comm,dso_from,symbol_from,symbol_to,cycles, -b, the branch keys
- * dso_from, dso_to, symbol_to, addr_to, cycles, srcline_to, and
+ * dso_from, dso_to, symbol_to, addr_to, cycles, srcline_from (":0" for
+ * libc code without a line row, from addr2line's symbol answer),
+ * srcline_to, and
  * mispredict, in_tx and abort (which perf compares with !=, so that equal
  * entries stay apart where its trees keep them from meeting) in
  * -s and -F, with -n and --show-total-period, dso and sym (which read the
@@ -24,8 +26,8 @@
  * perf 6.1 does not crash on sorts naming "symbol" (it adds its ipc_lbr
  * key, the IPC column): those are compared there; a sort naming "ipc" is
  * refused (exit 2), as perf refuses it.
- * Not compared: srcline_from (perf prints ":0" for
- * libc code without line info). */
+ * Not compared: two srcline keys at once (perf prints "(null)" for
+ * the second where its entries never met). */
 #include "branch_data.h"
 #include "report_cmp.h"
 
@@ -34,6 +36,7 @@ static const char *const branch_opts[] = {
 	"--no-branch-stack --sort dso,sym", "-F symbol_to,overhead",
 	"-s dso_from,dso_to", "-s comm,dso_to,addr_to", "-s cycles",
 	"-s mispredict", "-s dso_from,srcline_to", "-s srcline_to,dso_to",
+	"-s srcline_from", "-s srcline_from,dso_from",
 	"-F overhead,sample,addr_to,cycles", "-F dso_to,overhead -s comm",
 	"-s pid,dso_to", "--percent-limit 0.5", "-s dso,sym,addr_from", "-s sym",
 	"-s dso_size,dso_to", "-s comm,dso,sym -n", "-F overhead,dso,symbol_to",
