@@ -108,8 +108,8 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_TRACE:
 			l = e->trace && e->trace_compared ? (int)strlen(e->trace) : 0;
 			break;
-		case PEV_SORT_SRCFILE:	/* perf: the header's width, names cut */
-			l = 0;
+		case PEV_SORT_SRCFILE:
+			l = e->srcfile ? (int)strlen(e->srcfile) : 0;
 			break;
 		case PEV_SORT_SRCLINE:
 			l = e->srcline ? (int)strlen(e->srcline) : 0;

@@ -34,6 +34,11 @@ static const char *const src_opts[] = {
 	NULL,
 };
 
+/* srcfile wider than its header (a column perf widens, not cuts). */
+static const char *const dash_opts[] = {
+	"--sort srcfile", "--sort dso,srcfile", "--sort srcfile -g none", NULL,
+};
+
 /* cgroup (the sample's cgroup, named by CGROUP records) and cgroup_id
  * (the thread's cgroup namespace, from NAMESPACES records). */
 static const char *const cg_keys[] = {
@@ -77,6 +82,19 @@ int main(void)
 		key_modes("python3 -g", file, cg_opts);
 	} else {
 		printf("python3 part skipped: no python3 in PATH\n");
+	}
+	if (have("dash")) {
+		/* dash (Debian's /bin/sh, not written here): libc's assembly
+		 * sources (memmove-vec-unaligned-erms.S) are longer than the
+		 * column's header, and perf widens the column for them. */
+		report_cmp_write(path, sizeof(path), "loop.sh",
+				 "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done\n");
+		snprintf(file, sizeof(file), "%s/dash.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -F 4000 -g -o %s -- dash %s > /dev/null 2>&1",
+				  PERF, file, path), 0);
+		key_modes("dash -g", file, dash_opts);
+	} else {
+		printf("dash part skipped: no dash in PATH\n");
 	}
 	if (have("g++")) {
 		report_cmp_write(path, sizeof(path), "w.cc", report_cxx_src);
