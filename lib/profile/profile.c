@@ -155,17 +155,17 @@ static uint64_t pair_rehash(void *ctx, uint32_t i)
 
 static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
 		    int32_t pid, int32_t tid, uint32_t filtered, uint8_t cpumode,
-		    uint64_t period, uint32_t *idx)
+		    uint32_t self, uint64_t period, uint32_t *idx)
 {
-	uint64_t h = pf_mix(pf_mix(pf_mix(entry, chain), filtered | (uint32_t)cpumode << 1),
-			    ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid);
+	uint64_t h = pf_mix(pf_mix(pf_mix(pf_mix(entry, chain), filtered | (uint32_t)cpumode << 1),
+				   ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid), self);
 	uint32_t i = (uint32_t)h & p->phash.mask;
 
 	for (; p->phash.slot[i]; i = (i + 1) & p->phash.mask) {
 		struct pf_pair *q = &p->pairs[p->phash.slot[i] - 1];
 
 		if (q->entry == entry && q->chain == chain && q->pid == pid && q->tid == tid &&
-		    q->filtered == filtered && q->cpumode == cpumode) {
+		    q->filtered == filtered && q->cpumode == cpumode && q->self == self) {
 			q->period += period;
 			q->count++;
 			*idx = p->phash.slot[i] - 1;
@@ -175,7 +175,7 @@ static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
 	if (pev__pf_grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
 		return -ENOMEM;
 	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, filtered, period, 1,
-						 p->seq, h, 0, 0, cpumode };
+						 p->seq, h, 0, 0, cpumode, self };
 	*idx = p->npairs;
 	p->phash.slot[i] = ++p->npairs;
 	p->phash.n++;
@@ -565,7 +565,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	uint32_t q;
 
 	err = pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, filtered,
-		       cpumode, period, &q);
+		       cpumode, p->replay_on ? (uint32_t)self : 0, period, &q);
 	if (err || !p->replay_on)
 		return err;
 	return pev__pf_log(p, q, period, (uint32_t)s->weight);

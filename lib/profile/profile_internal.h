@@ -104,6 +104,7 @@ struct pf_pair {		/* (entry, chain, thread) with its totals */
 	uint64_t items;		/* replay: its lookups in p->items */
 	uint32_t nitems;
 	uint8_t cpumode;
+	uint32_t self;		/* the samples' own frame (perf's he->ms.map) */
 };
 
 /* Replay (profile_replay.c): one kept sample, and one lookup of a pair

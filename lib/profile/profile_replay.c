@@ -44,17 +44,19 @@ int pev__pf_log(struct pev_profile *p, uint32_t q, uint64_t period, uint32_t wei
 /* ------------------------------------------------------------ comparisons */
 
 /* The comparison state: DSO ranks by shown name (NULL last), per entry. */
+struct dso_rank {
+	const struct pev_dso *dso;
+	char name[48];
+	uint32_t rank;
+};
+
 struct rp {
 	struct pev_profile *p;
 	uint32_t *dr;		/* rank of key.dso */
 	uint32_t *sr;		/* rank of the DSO the sym key compares by */
 	unsigned nkeys;		/* keys compared (all, or those before sym) */
-};
-
-struct dso_rank {
-	const struct pev_dso *dso;
-	char name[48];
-	uint32_t rank;
+	struct dso_rank *t;	/* by pointer */
+	size_t nt;
 };
 
 static int by_ptr(const void *x, const void *y)
@@ -87,19 +89,19 @@ static const struct pev_dso *sym_dso(const struct pf_entry *e)
 	return e->key.sym ? e->key.dso : e->sdso;
 }
 
-/* Ranks for the entries o[0..n) (entry indices below p->nents). */
+/* Ranks for the entries o[0..n) (entry indices below p->nents) and the
+ * canonical DSOs. */
 static int ranks(struct rp *r, const uint32_t *o, uint32_t n)
 {
 	struct pev_profile *p = r->p;
-	struct dso_rank *t = malloc(((size_t)n * 2 + 1) * sizeof(*t));
+	struct dso_rank *t = malloc(((size_t)n * 2 + p->ncdsos + 1) * sizeof(*t));
 	size_t m = 0, u = 0;
 
+	r->t = t;
 	r->dr = malloc(((size_t)p->nents + 1) * sizeof(*r->dr));
 	r->sr = malloc(((size_t)p->nents + 1) * sizeof(*r->sr));
-	if (!t || !r->dr || !r->sr) {
-		free(t);
+	if (!t || !r->dr || !r->sr)
 		return -ENOMEM;
-	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pf_entry *e = &p->ents[o[i]];
 
@@ -108,6 +110,9 @@ static int ranks(struct rp *r, const uint32_t *o, uint32_t n)
 		if (sym_dso(e))
 			t[m++].dso = sym_dso(e);
 	}
+	for (uint32_t i = 0; i < p->ncdsos; i++)
+		if (p->cdsos[i].dso)
+			t[m++].dso = p->cdsos[i].dso;
 	qsort(t, m, sizeof(*t), by_ptr);
 	for (size_t i = 0; i < m; i++)
 		if (!u || t[u - 1].dso != t[i].dso)
@@ -122,13 +127,13 @@ static int ranks(struct rp *r, const uint32_t *o, uint32_t n)
 	for (size_t i = 0; i < u; i++)
 		t[i].rank = i && !strcmp(t[i].name, t[i - 1].name) ? t[i - 1].rank : (uint32_t)i;
 	qsort(t, u, sizeof(*t), by_ptr);
+	r->nt = u;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pf_entry *e = &p->ents[o[i]];
 
 		r->dr[o[i]] = rank_of(t, u, e->key.dso);
 		r->sr[o[i]] = rank_of(t, u, sym_dso(e));
 	}
-	free(t);
 	return 0;
 }
 
@@ -145,8 +150,9 @@ static int u32cmp(uint32_t a, uint32_t b)
 }
 
 /* pev__pf_key_collapse(a, b, ...) over the first r->nkeys keys (perf's
- * hist_entry__cmp(b, a)), DSO names through their ranks. */
-static int rcmp(const struct rp *r, uint32_t a, uint32_t b)
+ * hist_entry__cmp(b, a)), DSO names through their ranks; ra and rb: the
+ * ranks of the DSOs the sym key compares a and b by (perf's he->ms.map). */
+static int rcmp(const struct rp *r, uint32_t a, uint32_t ra, uint32_t b, uint32_t rb)
 {
 	const struct pev_profile *p = r->p;
 	const struct pf_entry *x = &p->ents[a], *y = &p->ents[b];
@@ -171,7 +177,7 @@ static int rcmp(const struct rp *r, uint32_t a, uint32_t b)
 				c = sign64(x->key.kip, y->key.kip);
 				break;
 			}
-			if ((c = u32cmp(r->sr[a], r->sr[b])))
+			if ((c = u32cmp(ra, rb)))
 				break;
 			if (!sa || !sb)
 				c = !sa ? 1 : -1;
@@ -188,13 +194,30 @@ static int rcmp(const struct rp *r, uint32_t a, uint32_t b)
 	return c;
 }
 
+static int rcmp_canon(const struct rp *r, uint32_t a, uint32_t b)
+{
+	return rcmp(r, a, r->sr[a], b, r->sr[b]);
+}
+
+/* The frame of lookup it of pair q (perf's al->map of that lookup). */
+static const struct pf_frame *item_frame(const struct pev_profile *p, const struct pf_pair *q,
+					 const struct pf_item *it)
+{
+	if (it->j == UINT32_MAX)
+		return (const struct pf_frame *)pev__pf_frame_at(p, q->self);
+	const struct pf_chain *ch = &p->chains[q->chain];
+	uint32_t at = p->opts.order == PEV_PROFILE_CALLER ? ch->len - 1 - it->j : it->j;
+
+	return (const struct pf_frame *)pev__pf_frame_at(p, p->chain_pool[ch->off + at]);
+}
+
 /* ------------------------------------------------------------- the check */
 
 static struct rp *sort_r;
 
 static int prefix_cmp(const void *x, const void *y)
 {
-	return rcmp(sort_r, *(const uint32_t *)x, *(const uint32_t *)y);
+	return rcmp_canon(sort_r, *(const uint32_t *)x, *(const uint32_t *)y);
 }
 
 struct uaddr {
@@ -288,6 +311,21 @@ static int need_replay(struct rp *r, uint32_t *o, uint32_t n)
 		nu += !p->ents[o[i]].key.sym;
 	if (nu < 2)
 		return 0;
+	/* an unresolved entry found in another DSO than the one it was
+	 * made in changes DSO (perf updates he->ms.map) */
+	for (uint32_t i = 0; i < p->npairs; i++) {
+		const struct pf_pair *q = &p->pairs[i];
+
+		if (p->ents[q->entry].e.event != p->ents[o[0]].e.event)
+			continue;
+		for (uint32_t j = 0; j < q->nitems; j++) {
+			const struct pf_item *it = p->items + q->items + j;
+			const struct pf_entry *e = &p->ents[it->ent];
+
+			if (!e->key.sym && item_frame(p, q, it)->cdso != e->sdso)
+				return 1;
+		}
+	}
 	struct uaddr *u = malloc(((size_t)n + 1) * sizeof(*u));
 	uint32_t *rr = malloc(((size_t)n + 1) * sizeof(*rr));
 
@@ -300,7 +338,7 @@ static int need_replay(struct rp *r, uint32_t *o, uint32_t n)
 	sort_r = r;
 	qsort(o, n, sizeof(*o), prefix_cmp);
 	for (uint32_t i = 0, j; i < n && ok; i = j) {
-		for (j = i + 1; j < n && !rcmp(r, o[i], o[j]); j++)
+		for (j = i + 1; j < n && !rcmp_canon(r, o[i], o[j]); j++)
 			;
 		ok = group_ok(r, o + i, j - i, u, rr);
 	}
@@ -322,6 +360,7 @@ struct replay {
 	struct rp r;
 	struct pf_rbt t;
 	uint32_t *lent;		/* tree position -> entry */
+	uint32_t *lsr;		/* tree position -> rank of its he->ms.map */
 	struct lpair *lp;
 	uint32_t nlp, lp_cap;
 	struct pf_htab h;
@@ -358,33 +397,39 @@ static int64_t live_new(struct pev_profile *p, uint32_t c, const struct pf_pair 
 	e->e.acc_period = e->e.acc_samples = e->e.weight_sum = 0;
 	e->e.tree = 0;
 	e->e.max_depth = 0;
-	if (it->j == UINT32_MAX) {
+	if (it->j == UINT32_MAX)
 		e->e.cpumode = q->cpumode;
-	} else {	/* perf's he->ms: the frame of the lookup that made it */
-		const struct pf_chain *ch = &p->chains[q->chain];
-		uint32_t at = p->opts.order == PEV_PROFILE_CALLER ? ch->len - 1 - it->j : it->j;
-		const struct pf_frame *f = (const struct pf_frame *)
-			pev__pf_frame_at(p, p->chain_pool[ch->off + at]);
-
-		e->e.frame = &f->f;
-		e->sdso = f->cdso;
-	}
+	else	/* perf's he->ms: the frame of the lookup that made it */
+		e->e.frame = &item_frame(p, q, it)->f;
+	e->sdso = item_frame(p, q, it)->cdso;
 	return p->nents++;
 }
 
-/* hists__findnew_entry for canonical entry c: the entry found, or made. */
+/* hists__findnew_entry for canonical entry c: the entry found, or made;
+ * an entry found takes the lookup's map (perf's he->ms.map update). */
 static int64_t lookup(struct pev_profile *p, struct replay *x, uint32_t c,
 		      const struct pf_pair *q, const struct pf_item *it, uint64_t seq)
 {
 	struct pf_rbt *t = &x->t;
-	uint32_t n = t->root, y = 0, cap = t->cap;
+	uint32_t n = t->root, y = 0, cap = t->cap, rc = x->r.sr[c];
+	const struct pev_dso *map = NULL;
 	bool left = false;
 
+	if (!p->ents[c].key.sym) {
+		map = item_frame(p, q, it)->cdso;
+		rc = rank_of(x->r.t, x->r.nt, map);
+	}
 	while (n) {
-		int d = rcmp(&x->r, c, p->ents[x->lent[n]].canon);
+		uint32_t e = x->lent[n];
+		int d = rcmp(&x->r, c, rc, p->ents[e].canon, x->lsr[n]);
 
-		if (!d)
-			return x->lent[n];
+		if (!d) {
+			if (!p->ents[c].key.sym) {
+				x->lsr[n] = rc;
+				p->ents[e].sdso = (struct pev_dso *)map;
+			}
+			return e;
+		}
 		y = n;
 		left = d < 0;
 		n = left ? t->l[n] : t->r[n];
@@ -400,11 +445,16 @@ static int64_t lookup(struct pev_profile *p, struct replay *x, uint32_t c,
 	if (t->cap != cap) {
 		uint32_t *l = realloc(x->lent, t->cap * sizeof(*l));
 
-		if (!l)
+		if (l)
+			x->lent = l;
+		uint32_t *r = l ? realloc(x->lsr, t->cap * sizeof(*r)) : NULL;
+
+		if (!r)
 			return -ENOMEM;
-		x->lent = l;
+		x->lsr = r;
 	}
 	x->lent[z] = (uint32_t)e;
+	x->lsr[z] = rc;
 	return e;
 }
 
@@ -607,6 +657,8 @@ int pev__pf_replay(struct pev_profile *p, uint32_t ev, uint32_t **out, uint32_t 
 out:
 	free(x.r.dr);
 	free(x.r.sr);
+	free(x.r.t);
+	free(x.lsr);
 	pev__pf_rbt_release(&x.t);
 	free(x.lent);
 	free(x.lp);

@@ -340,8 +340,10 @@ static int expand_pair(struct pev_profile *p, struct pf_pair *q)
 	for (uint32_t j = 0; j < n; j++)
 		w[j] = p->chain_pool[c->off + (p->opts.order == PEV_PROFILE_CALLER ?
 					      n - 1 - j : j)];
-	err = pev__pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period, q->count);
-	if (n > p->ents[self].e.max_depth)
+	/* with a replay log the trees wait for the replay's decision */
+	err = items ? 0 : pev__pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period,
+					      q->count);
+	if (n > p->ents[self].e.max_depth && !items)
 		p->ents[self].e.max_depth = n;
 	if (err || !p->opts.children)
 		return err;
@@ -410,6 +412,7 @@ static int expand_pair(struct pev_profile *p, struct pf_pair *q)
 		if (items) {
 			items[q->nitems++] = (struct pf_item){ ei, j, level };
 			p->nitems++;
+			continue;
 		}
 		err = pev__pf_tree_insert(p, &p->ents[ei].e.tree, w + j, n - j,
 				     q->period, q->count);
@@ -453,6 +456,16 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 	free(p->log);
 	p->log = NULL;
 	p->nlog = 0;
+	/* the other events' call graphs: from the aggregated pairs */
+	for (uint32_t i = 0; i < p->npairs && !err && p->replay_on; i++) {
+		const struct pf_pair *q = &p->pairs[i];
+
+		if (rep[p->ents[q->entry].e.event])
+			continue;
+		for (uint32_t j = 0; j < q->nitems; j++)
+			p->scratch[j] = p->items[q->items + j].ent;
+		err = pev__pf_pair_trees(p, q, p->scratch, q->period, q->count);
+	}
 	/* children totals, bottom-up: a child's index is above its parent's */
 	for (uint32_t i = p->nnodes - 1; i > 0 && !err; i--) {
 		struct pev_profile_node *n = &p->nodes[i].n;
