@@ -154,26 +154,29 @@ static uint64_t pair_rehash(void *ctx, uint32_t i)
 }
 
 static int pair_add(struct pev_profile *p, uint32_t entry, uint32_t chain,
-		    int32_t pid, int32_t tid, uint32_t filtered, uint64_t period)
+		    int32_t pid, int32_t tid, uint32_t filtered, uint8_t cpumode,
+		    uint32_t self, uint64_t period, uint32_t *idx)
 {
-	uint64_t h = pf_mix(pf_mix(pf_mix(entry, chain), filtered),
-			    ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid);
+	uint64_t h = pf_mix(pf_mix(pf_mix(pf_mix(entry, chain), filtered | (uint32_t)cpumode << 1),
+				   ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid), self);
 	uint32_t i = (uint32_t)h & p->phash.mask;
 
 	for (; p->phash.slot[i]; i = (i + 1) & p->phash.mask) {
 		struct pf_pair *q = &p->pairs[p->phash.slot[i] - 1];
 
 		if (q->entry == entry && q->chain == chain && q->pid == pid && q->tid == tid &&
-		    q->filtered == filtered) {
+		    q->filtered == filtered && q->cpumode == cpumode && q->self == self) {
 			q->period += period;
 			q->count++;
+			*idx = p->phash.slot[i] - 1;
 			return 0;
 		}
 	}
 	if (pev__pf_grow((void **)&p->pairs, &p->pair_cap, p->npairs + 1, sizeof(*p->pairs)))
 		return -ENOMEM;
 	p->pairs[p->npairs] = (struct pf_pair){ entry, chain, pid, tid, filtered, period, 1,
-						 p->seq, h };
+						 p->seq, h, 0, 0, cpumode, self };
+	*idx = p->npairs;
 	p->phash.slot[i] = ++p->npairs;
 	p->phash.n++;
 	return pev__pf_htab_grow(&p->phash, pair_rehash, p);
@@ -564,10 +567,17 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->acc_period += period;
 		e->acc_samples++;
 	}
-	if (chain == UINT32_MAX || !p->opts.callchains)
+	if (!p->opts.callchains)
+		chain = UINT32_MAX;
+	if (chain == UINT32_MAX && !p->replay_on)
 		return 0;
-	return pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, filtered,
-			period);
+	uint32_t q;
+
+	err = pair_add(p, ei, (uint32_t)chain, (int32_t)s->pid, (int32_t)s->tid, filtered,
+		       cpumode, p->replay_on ? (uint32_t)self : 0, period, &q);
+	if (err || !p->replay_on)
+		return err;
+	return pev__pf_log(p, q, period, (uint32_t)s->weight);
 }
 
 PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)
@@ -684,6 +694,9 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 	p->live_on = p->opts.branch_mode && (p->key_on[PEV_SORT_MISPREDICT] ||
 					     p->key_on[PEV_SORT_IN_TX] ||
 					     p->key_on[PEV_SORT_ABORT]);
+	/* perf's sym key compares unresolved addresses by a wrapping
+	 * difference: lookups may miss (profile_replay.c) */
+	p->replay_on = p->key_on[PEV_SORT_SYM] && !p->opts.branch_mode;
 	if (pev__pf_parent_init(p)) {
 		free(p);
 		errno = EINVAL;
@@ -732,6 +745,8 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->chain_pool);
 	free(p->chains);
 	free(p->pairs);
+	free(p->log);
+	free(p->items);
 	free(p->nodes);
 	for (size_t i = 0; p->order && i < p->nevents; i++)
 		free(p->order[i]);

@@ -161,8 +161,12 @@ int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 			 const struct pev_symbol *sym, const char *inl,
 			 uint64_t keyip, uint64_t ip, uint64_t addr, char level)
 {
-	uint64_t h = pf_mix(pf_mix(pf_mix(pf_mix((uintptr_t)dso, (uintptr_t)sym),
-				    (uintptr_t)inl), keyip), (uint8_t)level);
+	/* an unresolved frame is also its address: a sample's own location
+	 * is keyed by its map address and a chain entry by its address, so
+	 * the two can share a key and still print different addresses */
+	uint64_t h = pf_mix(pf_mix(pf_mix(pf_mix(pf_mix((uintptr_t)dso, (uintptr_t)sym),
+					  (uintptr_t)inl), keyip), (uint8_t)level),
+			    sym ? 0 : ip);
 	uint32_t i = (uint32_t)h & p->fhash.mask;
 
 	for (; p->fhash.slot[i]; i = (i + 1) & p->fhash.mask) {
@@ -171,7 +175,7 @@ int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 
 		if (f->hash == h && f->f.dso == dso && f->f.sym == sym &&
 		    f->raw_inl == inl && f->f.level == level &&
-		    f->keyip == keyip && !f->br_tag)
+		    f->keyip == keyip && (sym || f->f.ip == ip) && !f->br_tag)
 			return k;
 	}
 	uint32_t n = p->nframes;

@@ -88,6 +88,7 @@ struct pf_entry {
 	 * of them with a symbolized entry by DSO first) */
 	struct pev_dso *sdso;
 	char level;
+	uint32_t canon;		/* replay: the entry whose key it has */
 };
 
 struct pf_chain {		/* an interned sequence of frames, leaf first */
@@ -104,6 +105,23 @@ struct pf_pair {		/* (entry, chain, thread) with its totals */
 	uint64_t period, count;
 	uint64_t seq;		/* its first sample's number */
 	uint64_t hash;
+	uint64_t items;		/* replay: its lookups in p->items */
+	uint32_t nitems;
+	uint8_t cpumode;
+	uint32_t self;		/* the samples' own frame (perf's he->ms.map) */
+};
+
+/* Replay (profile_replay.c): one kept sample, and one lookup of a pair
+ * (the entry, its chain position j, UINT32_MAX for the sample's own,
+ * and its level). */
+struct pf_logent {
+	uint64_t period;
+	uint32_t pair, weight;
+};
+
+struct pf_item {
+	uint32_t ent, j;
+	char level;
 };
 
 /* A sample's raw (pid, cpumode, ip, callchain) and what it resolved to,
@@ -217,6 +235,14 @@ struct pev_profile {
 	uint32_t bh_cap;
 	uint32_t *bh_ids;	/* scratch: a sample's chain with its branches */
 	uint32_t bh_ids_cap;
+	/* The sym key compares unresolved addresses by a wrapping difference
+	 * (not transitive): every kept sample is logged (its pair, period,
+	 * weight) so that pev_profile_finish can replay perf's lookups. */
+	bool replay_on;
+	struct pf_logent *log;
+	uint64_t nlog, log_cap;
+	struct pf_item *items;
+	uint64_t nitems, items_cap;
 };
 
 /* profile_bhist.c */
@@ -285,7 +311,7 @@ void pev__pf_live_free(struct pev_profile *p);
 /* profile_order.c */
 /* perf's output order of the entries o[0..*np) of one event (*np
  * shrinks when entries merge in the collapsed tree); 0 or -ENOMEM. */
-int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np);
+int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool replayed);
 /* A red-black tree over positions 1..n (0: none), as lib/rbtree.c
  * balances it. */
 struct pf_rbt {
@@ -315,6 +341,18 @@ struct pf_mem {
 };
 int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,
 		     struct pf_key *k, struct pf_mem *m);
+/* profile_replay.c */
+/* Logs a kept sample of pair q; 0 or -ENOMEM. */
+int pev__pf_log(struct pev_profile *p, uint32_t q, uint64_t period, uint32_t weight);
+/* When event ev's entries can make perf's lookups miss, replays them:
+ * *o (malloc'd, *n entries) gets the entries in the order of perf's
+ * entries_in tree; 0 with *o NULL when no replay is needed; -ENOMEM. */
+int pev__pf_replay(struct pev_profile *p, uint32_t ev, uint32_t **o, uint32_t *n);
+/* perf's callchain_merge: tree src's totals added into *dst. */
+int pev__pf_tree_merge(struct pev_profile *p, uint32_t *dst, uint32_t src);
+/* Inserts the trees of one pair's lookups (ents[i] found for item i). */
+int pev__pf_pair_trees(struct pev_profile *p, const struct pf_pair *q, const uint32_t *ents,
+		       uint64_t period, uint64_t count);
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);

@@ -305,8 +305,9 @@ static bool collapse_left(const struct pev_profile *p, uint32_t a, uint32_t b)
 	return collapse_dir(p, a, b) == 1;
 }
 
-/* he_stat__add_stat: entry a's totals into b (a is dropped). */
-static void merge_into(struct pev_profile *p, uint32_t a, uint32_t b)
+/* he_stat__add_stat and callchain_merge: entry a's totals and call
+ * graph into b (a is dropped). */
+static int merge_into(struct pev_profile *p, uint32_t a, uint32_t b)
 {
 	struct pev_profile_entry *x = &p->ents[a].e, *y = &p->ents[b].e;
 
@@ -319,6 +320,9 @@ static void merge_into(struct pev_profile *p, uint32_t a, uint32_t b)
 	y->acc_period += x->acc_period;
 	y->acc_samples += x->acc_samples;
 	y->weight_sum += x->weight_sum;
+	if (x->max_depth > y->max_depth)
+		y->max_depth = x->max_depth;
+	return pev__pf_tree_merge(p, &y->tree, x->tree);
 }
 
 /* perf's collapsed tree when its entries_in tree may hold entries that
@@ -345,7 +349,7 @@ static int collapse_merge(struct pev_profile *p, uint32_t *o, uint32_t *n)
 			x = d ? t.l[x] : t.r[x];
 		}
 		if (x) {
-			merge_into(p, o[i], pos[x]);
+			err = merge_into(p, o[i], pos[x]);
 			continue;
 		}
 		int z = pev__pf_rbt_add(&t, y, d == 1);
@@ -572,19 +576,32 @@ static void mark_trace_compared(struct pev_profile *p, uint32_t *o, uint32_t n)
 /* perf's three trees in turn: entries_in (creation order), the collapsed
  * tree, the output tree.  Their comparisons are not all transitive
  * (addresses compare by a wrapping difference), so each is rebuilt. */
-int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np)
+int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool replayed)
 {
 	/* perf 6.1 builds its collapsed tree only when a sort key has a
 	 * collapse function: of perfev's keys, only comm has one */
 	bool collapse = p->key_on[PEV_SORT_COMM];
 	uint32_t n = *np;
 
-	mark_trace_compared(p, o, n);
+	if (replayed) {		/* mark_trace_compared sorts what it gets */
+		uint32_t *c = malloc(((size_t)n + 1) * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, o, n * sizeof(*c));
+		mark_trace_compared(p, c, n);
+		free(c);
+	} else {
+		mark_trace_compared(p, o, n);
+	}
 	sort_p = p;
-	qsort(o, n, sizeof(*o), created_cmp);
-	if (rb_order(p, o, n, in_left))
-		return -ENOMEM;
-	if (collapse && p->live_on) {
+	/* a replay (profile_replay.c) gave entries_in's order itself */
+	if (!replayed) {
+		qsort(o, n, sizeof(*o), created_cmp);
+		if (rb_order(p, o, n, in_left))
+			return -ENOMEM;
+	}
+	if (collapse && (p->live_on || replayed)) {
 		/* entries may merge: insert them in entries_in order, then
 		 * order the survivors as the collapsed tree does */
 		if (collapse_merge(p, o, np))

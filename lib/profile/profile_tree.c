@@ -17,7 +17,7 @@ static uint64_t node_rehash(void *ctx, uint32_t i)
 	return ((struct pev_profile *)ctx)->nodes[i].hash;
 }
 
-static int64_t node_new(struct pev_profile *p, uint32_t parent, uint32_t fid)
+static int64_t node_new(struct pev_profile *p, uint32_t parent, const struct pf_frame *f)
 {
 	if (p->nnodes == UINT32_MAX)
 		return -ENOMEM;
@@ -36,7 +36,6 @@ static int64_t node_new(struct pev_profile *p, uint32_t parent, uint32_t fid)
 	memset(n, 0, sizeof(*n));
 	n->n.parent = parent;
 	if (parent) {
-		struct pf_frame *f = (struct pf_frame *)pev__pf_frame_at(p, fid);
 		struct pev_profile_node *pn = &p->nodes[parent].n;
 
 		n->n.frame = &f->f;
@@ -73,11 +72,66 @@ static uint32_t inline_match(const struct pev_profile *p, uint32_t cur,
 	return 0;
 }
 
+/* The child of node cur for frame f, made (and *created set) when there
+ * is none. */
+static int64_t tree_child(struct pev_profile *p, uint32_t cur, const struct pf_frame *f,
+			  bool *created)
+{
+	uint64_t h = pf_mix(cur, f->match);
+	uint32_t i = (uint32_t)h & p->nhash.mask;
+
+	for (; p->nhash.slot[i]; i = (i + 1) & p->nhash.mask) {
+		struct pf_node *c = &p->nodes[p->nhash.slot[i]];
+
+		if (c->hash == h && c->n.parent == cur && c->match == f->match)
+			return p->nhash.slot[i];
+	}
+	if (f->f.sym && p->opts.match == PEV_PROFILE_FUNCTION &&
+	    (f->f.inline_name || p->nodes[cur].inl_child)) {
+		uint32_t found = inline_match(p, cur, &f->f);
+
+		if (found)
+			return found;
+	}
+	int64_t c = node_new(p, cur, f);
+
+	if (c < 0)
+		return c;
+	*created = true;
+	p->nodes[c].hash = h;
+	/* node indices start at 1: the slot holds the index */
+	p->nhash.slot[i] = (uint32_t)c;
+	p->nhash.n++;
+	if (p->nhash.n * 4 >= (p->nhash.mask + 1) * 3) {
+		/* pev__pf_htab_grow stores index + 1: rebuild by hand */
+		uint32_t cap = (p->nhash.mask + 1) * 2;
+		uint32_t *s = calloc(cap, sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		for (uint32_t k = 0; k <= p->nhash.mask; k++) {
+			uint32_t v = p->nhash.slot[k];
+
+			if (!v)
+				continue;
+			uint32_t q = (uint32_t)node_rehash(p, v) & (cap - 1);
+
+			while (s[q])
+				q = (q + 1) & (cap - 1);
+			s[q] = v;
+		}
+		free(p->nhash.slot);
+		p->nhash.slot = s;
+		p->nhash.mask = cap - 1;
+	}
+	return c;
+}
+
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count)
 {
 	if (!*root) {
-		int64_t r = node_new(p, 0, 0);
+		int64_t r = node_new(p, 0, NULL);
 
 		if (r < 0)
 			return (int)r;
@@ -87,56 +141,12 @@ int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *f
 
 	for (uint32_t j = 0; j < n; j++) {
 		const struct pf_frame *f = (const struct pf_frame *)pev__pf_frame_at(p, fids[j]);
-		uint64_t h = pf_mix(cur, f->match);
-		uint32_t i = (uint32_t)h & p->nhash.mask, found = 0;
 		bool created = false;
+		int64_t c = tree_child(p, cur, f, &created);
 
-		for (; p->nhash.slot[i]; i = (i + 1) & p->nhash.mask) {
-			struct pf_node *c = &p->nodes[p->nhash.slot[i]];
-
-			if (c->hash == h && c->n.parent == cur && c->match == f->match) {
-				found = p->nhash.slot[i];
-				break;
-			}
-		}
-		if (!found && f->f.sym && p->opts.match == PEV_PROFILE_FUNCTION &&
-		    (f->f.inline_name || p->nodes[cur].inl_child))
-			found = inline_match(p, cur, &f->f);
-		if (!found) {
-			int64_t c = node_new(p, cur, fids[j]);
-
-			if (c < 0)
-				return (int)c;
-			p->nodes[c].hash = h;
-			/* node indices start at 1: the slot holds the index */
-			p->nhash.slot[i] = (uint32_t)c;
-			p->nhash.n++;
-			found = (uint32_t)c;
-			created = true;
-			if (p->nhash.n * 4 >= (p->nhash.mask + 1) * 3) {
-				/* pev__pf_htab_grow stores index + 1: rebuild by hand */
-				uint32_t cap = (p->nhash.mask + 1) * 2;
-				uint32_t *s = calloc(cap, sizeof(*s));
-
-				if (!s)
-					return -ENOMEM;
-				for (uint32_t k = 0; k <= p->nhash.mask; k++) {
-					uint32_t v = p->nhash.slot[k];
-
-					if (!v)
-						continue;
-					uint32_t q = (uint32_t)node_rehash(p, v) & (cap - 1);
-
-					while (s[q])
-						q = (q + 1) & (cap - 1);
-					s[q] = v;
-				}
-				free(p->nhash.slot);
-				p->nhash.slot = s;
-				p->nhash.mask = cap - 1;
-			}
-		}
-		cur = found;
+		if (c < 0)
+			return (int)c;
+		cur = (uint32_t)c;
 		if (p->opts.branch_history) {
 			int err = pev__pf_bh_node(p, cur, f, count, created);
 
@@ -146,6 +156,60 @@ int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *f
 	}
 	p->nodes[cur].n.hit += period;
 	p->nodes[cur].n.count += count;
+	return 0;
+}
+
+/* perf's callchain_merge: every node of src added into the same path of
+ * *dst (its totals, children totals included). */
+int pev__pf_tree_merge(struct pev_profile *p, uint32_t *dst, uint32_t src)
+{
+	if (!src)
+		return 0;
+	if (!*dst) {
+		*dst = src;
+		return 0;
+	}
+	uint32_t *st = malloc(2 * sizeof(*st) * 64), cap = 64, n = 0;
+
+	if (!st)
+		return -ENOMEM;
+	st[n * 2] = src;
+	st[n * 2 + 1] = *dst;
+	n++;
+	while (n) {
+		n--;
+		uint32_t s = st[n * 2], d = st[n * 2 + 1];
+		struct pev_profile_node *sn = &p->nodes[s].n, *dn = &p->nodes[d].n;
+
+		dn->hit += sn->hit;
+		dn->count += sn->count;
+		dn->children_hit += sn->children_hit;
+		dn->children_count += sn->children_count;
+		for (uint32_t c = sn->first_child; c; c = p->nodes[c].n.next_sibling) {
+			bool created;
+			int64_t dc = tree_child(p, d, (const struct pf_frame *)p->nodes[c].n.frame,
+						&created);
+
+			if (dc < 0) {
+				free(st);
+				return (int)dc;
+			}
+			if (n == cap) {
+				uint32_t *ns = realloc(st, 2 * sizeof(*st) * cap * 2);
+
+				if (!ns) {
+					free(st);
+					return -ENOMEM;
+				}
+				st = ns;
+				cap *= 2;
+			}
+			st[n * 2] = c;
+			st[n * 2 + 1] = (uint32_t)dc;
+			n++;
+		}
+	}
+	free(st);
 	return 0;
 }
 
@@ -247,19 +311,52 @@ pev_profile_node(const struct pev_profile *p, uint32_t n)
 
 /* ---------------------------------------------------------------- finish */
 
-static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
+/* Room for n more replay items; NULL: no memory. */
+static struct pf_item *items_room(struct pev_profile *p, uint64_t n)
 {
+	if (p->nitems + n > p->items_cap) {
+		uint64_t c = p->items_cap ? p->items_cap * 2 : 4096;
+
+		while (c < p->nitems + n)
+			c *= 2;
+		struct pf_item *it = realloc(p->items, c * sizeof(*it));
+
+		if (!it)
+			return NULL;
+		p->items = it;
+		p->items_cap = c;
+	}
+	return p->items + p->nitems;
+}
+
+static int expand_pair(struct pev_profile *p, struct pf_pair *q)
+{
+	uint32_t self = q->entry;
+	struct pf_item *items = NULL;
+	int err;
+
+	if (p->replay_on) {	/* the sample's own lookup, then its chain's */
+		items = items_room(p, q->chain == UINT32_MAX ? 1 : p->chains[q->chain].len + 1);
+		if (!items)
+			return -ENOMEM;
+		q->items = p->nitems;
+		q->nitems = 1;
+		items[0] = (struct pf_item){ self, UINT32_MAX, p->ents[self].level };
+		p->nitems++;
+	}
+	if (q->chain == UINT32_MAX)
+		return 0;
 	const struct pf_chain *c = &p->chains[q->chain];
 	uint32_t n = c->len, *w = p->scratch;
-	uint32_t self = q->entry;
-	int err;
 
 	/* walk order: the tree's order (caller: root first) */
 	for (uint32_t j = 0; j < n; j++)
 		w[j] = p->chain_pool[c->off + (p->opts.order == PEV_PROFILE_CALLER ?
 					      n - 1 - j : j)];
-	err = pev__pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period, q->count);
-	if (n > p->ents[self].e.max_depth)
+	/* with a replay log the trees wait for the replay's decision */
+	err = items ? 0 : pev__pf_tree_insert(p, &p->ents[self].e.tree, w, n, q->period,
+					      q->count);
+	if (n > p->ents[self].e.max_depth && !items)
 		p->ents[self].e.max_depth = n;
 	if (err || !p->opts.children)
 		return err;
@@ -325,6 +422,11 @@ static int expand_pair(struct pev_profile *p, const struct pf_pair *q)
 		e->acc_period += q->period;
 		e->acc_samples += q->count;
 		seen[nseen++] = ei;
+		if (items) {
+			items[q->nitems++] = (struct pf_item){ ei, j, level };
+			p->nitems++;
+			continue;
+		}
 		err = pev__pf_tree_insert(p, &p->ents[ei].e.tree, w + j, n - j,
 				     q->period, q->count);
 		if (n - j > p->ents[ei].e.max_depth)
@@ -343,7 +445,8 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 		return -EINVAL;
 	p->finished = true;
 	for (uint32_t i = 0; i < p->npairs; i++) {
-		size_t need = (size_t)p->chains[p->pairs[i].chain].len * 2 + 2;
+		uint32_t ch = p->pairs[i].chain;
+		size_t need = (size_t)(ch == UINT32_MAX ? 0 : p->chains[ch].len) * 2 + 2;
 
 		if (need > p->scratch_cap) {
 			uint32_t *s = realloc(p->scratch, need * 2 * sizeof(*s));
@@ -357,8 +460,27 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 		if (err)
 			return err;
 	}
+	/* events whose lookups can miss in perf: replayed */
+	uint32_t **rep = calloc(p->nevents, sizeof(*rep)), *nrep = calloc(p->nevents, sizeof(*nrep));
+
+	err = rep && nrep ? 0 : -ENOMEM;
+	for (size_t ev = 0; ev < p->nevents && !err; ev++)
+		err = pev__pf_replay(p, (uint32_t)ev, &rep[ev], &nrep[ev]);
+	free(p->log);
+	p->log = NULL;
+	p->nlog = 0;
+	/* the other events' call graphs: from the aggregated pairs */
+	for (uint32_t i = 0; i < p->npairs && !err && p->replay_on; i++) {
+		const struct pf_pair *q = &p->pairs[i];
+
+		if (rep[p->ents[q->entry].e.event])
+			continue;
+		for (uint32_t j = 0; j < q->nitems; j++)
+			p->scratch[j] = p->items[q->items + j].ent;
+		err = pev__pf_pair_trees(p, q, p->scratch, q->period, q->count);
+	}
 	/* children totals, bottom-up: a child's index is above its parent's */
-	for (uint32_t i = p->nnodes - 1; i > 0; i--) {
+	for (uint32_t i = p->nnodes - 1; i > 0 && !err; i--) {
 		struct pev_profile_node *n = &p->nodes[i].n;
 
 		if (n->parent) {
@@ -366,15 +488,20 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 			p->nodes[n->parent].n.children_count += n->count + n->children_count;
 		}
 	}
-	for (size_t ev = 0; ev < p->nevents; ev++) {
-		uint32_t *o = malloc(((size_t)p->nents + 1) * sizeof(*o));
-		uint32_t k = 0;
+	for (size_t ev = 0; ev < p->nevents && !err; ev++) {
+		uint32_t *o = rep[ev], k = nrep[ev];
 
-		if (!o)
-			return -ENOMEM;
-		for (uint32_t i = 0; i < p->nents; i++)
-			if (p->ents[i].e.event == ev)
-				o[k++] = i;
+		rep[ev] = NULL;
+		if (!o) {
+			o = malloc(((size_t)p->nents + 1) * sizeof(*o));
+			if (!o) {
+				err = -ENOMEM;
+				break;
+			}
+			for (uint32_t i = 0; i < p->nents; i++)
+				if (p->ents[i].e.event == ev)
+					o[k++] = i;
+		}
 		p->order[ev] = o;
 		/* perf's totals of what the filters keep: the self periods
 		 * and samples of the entries not hidden */
@@ -391,11 +518,15 @@ PEV_EXPORT int pev_profile_finish(struct pev_profile *p)
 				st->total_period += e->period;
 			}
 		}
-		if (pev__pf_output_order(p, o, &k))
-			return -ENOMEM;
+		if (pev__pf_output_order(p, o, &k, nrep[ev] > 0))
+			err = -ENOMEM;
 		p->stats[ev].nr_entries = k;
 	}
-	return 0;
+	for (size_t ev = 0; rep && ev < p->nevents; ev++)
+		free(rep[ev]);
+	free(rep);
+	free(nrep);
+	return err;
 }
 
 PEV_EXPORT size_t pev_profile_nr_entries(const struct pev_profile *p, size_t event)

@@ -55,74 +55,6 @@ static void drop_garbage_inlined(char *s, size_t *len)
 	}
 }
 
-/* Entries of equal period whose symbol is an unresolved address: perf's
- * lookup in its entries_in tree (non-transitive comparisons) can miss an
- * existing entry and make a second one, which moves such entries among
- * themselves; perfev does not model those misses yet (README, perfev report
- * differences; compat/report_ties checks the tie order itself strictly on
- * built files).  Runs of adjacent lines that differ only in that address
- * are compared as sorted runs. */
-static inline bool addr_entry(const char *l, size_t n, size_t *keylen)
-{
-	size_t i = n;
-
-	while (i > 0 && isxdigit((unsigned char)l[i - 1]))
-		i--;
-	if (i < 4 || i == n || memcmp(l + i - 4, "] 0x", 4))
-		return false;
-	*keylen = i;
-	return true;
-}
-
-static inline int line_cmp(const void *x, const void *y)
-{
-	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
-	size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
-	int c = memcmp(a, b, la < lb ? la : lb);
-
-	return c ? c : (la > lb) - (la < lb);
-}
-
-static inline void sort_addr_ties(char *s, size_t len)
-{
-	char *copy = malloc(len + 1), *out = s;
-	char *lines[4096];
-
-	if (!copy)
-		return;
-	memcpy(copy, s, len + 1);
-	for (char *p = copy; p < copy + len;) {
-		size_t n = strcspn(p, "\n"), k, k2, nl = 0;
-		char *q = p;
-
-		if (addr_entry(p, n, &k)) {
-			while (q < copy + len && nl < 4096) {
-				size_t m = strcspn(q, "\n");
-
-				if (!addr_entry(q, m, &k2) || k2 != k || memcmp(q, p, k))
-					break;
-				lines[nl++] = q;
-				q += m + (q[m] == '\n');
-			}
-			qsort(lines, nl, sizeof(*lines), line_cmp);
-			for (size_t i = 0; i < nl; i++) {
-				size_t m = strcspn(lines[i], "\n");
-
-				memcpy(out, lines[i], m);
-				out += m;
-				*out++ = '\n';
-			}
-			p = q;
-		} else {
-			memcpy(out, p, n + (p[n] == '\n'));
-			out += n + (p[n] == '\n');
-			p += n + (p[n] == '\n');
-		}
-	}
-	free(copy);
-}
-
-
 /* perfev report and perf report --stdio with the same input arguments
  * `in` ("-i FILE", "-i - < FILE") and options, byte for byte; norm (may
  * be NULL) is applied to both outputs first. */
@@ -176,7 +108,7 @@ static inline void same_report_norm(const char *what, const char *file, const ch
 
 static inline void same_report(const char *what, const char *file, const char *opts)
 {
-	same_report_norm(what, file, opts, sort_addr_ties);
+	same_report_norm(what, file, opts, NULL);
 }
 
 static inline bool have(const char *prog)
