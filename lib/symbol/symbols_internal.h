@@ -16,7 +16,7 @@ struct pev_elf_info {
 	bool has_symtab;		/* a non-empty .symtab */
 	bool has_dynsym;
 	size_t nr_loads;
-	struct { uint64_t offset, filesz, vaddr; } loads[PEV_ELF_MAX_LOADS];
+	struct { uint64_t offset, filesz, memsz, vaddr; } loads[PEV_ELF_MAX_LOADS];
 	uint8_t build_id[20];
 	int build_id_size;		/* 0: none */
 	char debuglink[256];		/* .gnu_debuglink name, "" if none */
