@@ -98,8 +98,11 @@ int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int 
 		uint64_t a = e->daddr;
 
 		if (k == PEV_SORT_DCACHELINE) {
-			/* perf: [X] without a map; the line of the map address */
-			if (!d || !d->dso)
+			/* perf: [s] in a shared file mapping, [X] without a
+			 * map; the line of the map address */
+			if (e->daddr_shared)
+				lv = 's';
+			else if (!d || !d->dso)
 				lv = 'X';
 			a = (d && d->dso ? d->addr : e->daddr) & ~63ull;
 		}

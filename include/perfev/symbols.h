@@ -121,6 +121,15 @@ PEV_EXPORT void pev_dso_cache_free(struct pev_dso_cache *c);
 /* Records a build id known for a path (from the file's BUILD_ID feature
  * or a MMAP2 record): DSOs of that path then look for debug files by it
  * and are checked against it.  0, -EINVAL (size > 20), -ENOMEM. */
+/* perf's DSO id: the device and inode of the file, from the first MMAP2
+ * that mapped it; all zero for anonymous memory, MMAP records and MMAP2
+ * records that carry a build id instead. */
+struct pev_dso_id {
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+};
+PEV_EXPORT struct pev_dso_id pev_dso_id(const struct pev_dso *d);
+
 PEV_EXPORT int pev_dso_cache_set_build_id(struct pev_dso_cache *c,
 					  const char *path, const uint8_t *id,
 					  size_t size);
@@ -204,6 +213,8 @@ struct pev_addr_loc {
 	const struct pev_symbol *sym;	/* NULL: no symbol */
 	uint64_t sym_off;		/* address - sym->start */
 	bool kernel;			/* looked up in the kernel's maps */
+	uint32_t map_flags;		/* the MMAP2's flags (MAP_SHARED...), 0 for MMAP */
+	uint32_t map_prot;		/* the MMAP2's prot, 0 for MMAP */
 };
 
 /* Resolves ip for process pid.  cpumode is the PERF_RECORD_MISC_CPUMODE

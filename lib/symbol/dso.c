@@ -36,6 +36,7 @@ struct pev_dso {
 	struct pev_elf_info info;	/* of the runtime file */
 	uint8_t bid[20];
 	int bid_size;
+	struct pev_dso_id id;
 };
 
 struct pev_dso_cache {
@@ -538,6 +539,20 @@ PEV_EXPORT const struct pev_symtab *pev_dso_symtab(struct pev_dso *d)
 		load_user(d);
 	}
 	return d->symtab;
+}
+
+PEV_EXPORT struct pev_dso_id pev_dso_id(const struct pev_dso *d)
+{
+	struct pev_dso_id none = { 0, 0, 0, 0 };
+
+	return d ? d->id : none;
+}
+
+/* perf's dsos__findnew_id: the id of the first mapping that has one */
+void pev__dso_set_id(struct pev_dso *d, const struct pev_dso_id *id)
+{
+	if (!d->id.maj && !d->id.min && !d->id.ino && !d->id.ino_generation)
+		d->id = *id;
 }
 
 PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *d, uint64_t off)
