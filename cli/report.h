@@ -123,9 +123,12 @@ int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int 
 		    char *b, size_t sz);
 /* report_out.c */
 void report_print(struct report *r);
+/* perf's cgroup cell: the name, "N/A" or "unknown" */
+const char *report_cgroup_name(struct report *r, const struct pev_profile_entry *e);
 /* report_graph.c */
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 			uint64_t total, uint64_t min_total);
+/* report_json.c: -j/--json, the table as one JSON document (README) */
 void report_json(struct report *r);
 /* report_fields.c: the columns, grouping keys and output order from
  * -s, -F and the column options, by perf's rules; -1 (message printed)
