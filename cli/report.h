@@ -63,6 +63,7 @@ struct report {
 	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
 	bool tp_only;		/* every event a tracepoint: "trace" is the default sort */
 	bool show_cpu_util;
+	bool raw_trace;		/* --raw-trace: the trace key shows raw fields */
 	int branch_flag;		/* -b: 1, --no-branch-stack: 0, else -1 */
 	const char *percent_limit_str;
 	const char *parent;		/* -p: regex of parent functions */

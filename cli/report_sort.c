@@ -78,7 +78,9 @@ static const struct key_name key_names[] = {
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
 	"transaction", "ipc_null",
-	"addr", "local_retire_lat", "retire_lat", "simd", "ipc_lbr", NULL,
+	"addr", "local_retire_lat", "retire_lat", "simd", "ipc_lbr",
+	"trace_fields",	/* a column per tracepoint field (perf's dynamic keys) */
+	NULL,
 };
 
 static const struct key_name *find_key(const char *s, size_t len)
