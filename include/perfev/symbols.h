@@ -157,7 +157,8 @@ PEV_EXPORT const char *pev_dso_symbol_source(const struct pev_dso *dso);
  * link when it can) as <dir>/<path>/<build id>/elf, or /proc/kallsyms as
  * <dir>/[kernel.kallsyms]/<build id>/kallsyms for path
  * "[kernel.kallsyms]", or this process's vDSO as <dir>/[vdso]/<build id>/vdso
- * for path "[vdso]" (-ESRCH when id is not the running vDSO's), and the link <dir>/.build-id/xx/<rest> to that
+ * for path "[vdso]" (-ESRCH when id is not the running vDSO's; "[vdso32]":
+ * the 32-bit vDSO, in the same [vdso] folder as perf), and the link <dir>/.build-id/xx/<rest> to that
  * directory; what is already there is kept.  dir NULL: $PERF_BUILDID_DIR,
  * else $HOME/.debug.  0, -EINVAL (not an absolute path, bad id), -ENOENT
  * (no HOME), or the -errno of the mkdir, copy or symlink that failed. */
@@ -166,6 +167,9 @@ PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 /* The build id of the vDSO the running kernel maps in every process (read
  * from this process's own); its size, or -ENOENT. */
 PEV_EXPORT int pev_vdso_build_id(uint8_t *id, size_t max);
+/* The build id of the 32-bit vDSO (from perfev-read-vdso32, see
+ * "[vdso32]"); its size, or -ENOENT when the helper is missing. */
+PEV_EXPORT int pev_vdso32_build_id(uint8_t *id, size_t max);
 
 /* --------------------------------------------------------------- machine */
 

@@ -430,6 +430,10 @@ static void load_vdso(struct pev_dso *d)
 		snprintf(p, sizeof(p), "%s/%s/%s/vdso", c->buildid_dir, d->name, bidhex);
 		if (try_file(d, p, true, NULL))
 			return;
+		/* perf 6.1 caches [vdso32] and [vdsox32] under [vdso] */
+		snprintf(p, sizeof(p), "%s/[vdso]/%s/vdso", c->buildid_dir, bidhex);
+		if (strcmp(d->name, "[vdso]") && try_file(d, p, true, NULL))
+			return;
 	}
 	const void *img;
 	size_t len;
