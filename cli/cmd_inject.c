@@ -1,4 +1,7 @@
-/* perfev inject --jit -i IN -o OUT: what perf inject --jit does.  The
+/* perfev inject -i - -o OUT: a pipe stream copied as perf 6.1's inject
+ * copies it (its output stays a stream, record for record).
+ *
+ * perfev inject --jit -i IN -o OUT: what perf inject --jit does.  The
  * records of IN are copied to OUT, except that the mmap of a jitdump file
  * (jit-PID.dump, which a JIT maps as a marker: node --perf-prof, the
  * JVM's jvmti agent) is replaced by one MMAP2 per JIT_CODE_LOAD (and
@@ -249,6 +252,60 @@ static bool monotonic(const struct inject *j)
 	return true;
 }
 
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* perf 6.1's inject of a pipe stream without --jit: every record passed
+ * on in stream order after the pipe header, so the output is the same
+ * stream (a file perf reads in pipe mode).  COMPRESSED records are passed
+ * on expanded.  A stream cut short keeps its complete records (as perf
+ * keeps them): 1 then, after a warning. */
+static int copy_stream(struct inject *j, int fd)
+{
+	static const struct { char magic[8]; uint64_t size; } hdr = { "PERFILE2", 16 };
+	struct pev_data_event ev;
+	int err = write_all(fd, &hdr, sizeof(hdr)), in_err = 0;
+
+	while (!err && (in_err = pev_data_next(j->in, &ev)) > 0) {
+		err = write_all(fd, ev.rec.raw, ev.rec.size);
+		if (!err && ev.rec.type == PEV_RECORD_HEADER_TRACING_DATA && ev.rec.size >= 12) {
+			/* its payload follows the record: the tracing data */
+			uint32_t len;
+			size_t have;
+			const void *p = pev_data_feature_raw(j->in, PEV_FEAT_TRACING_DATA, &have);
+
+			memcpy(&len, (const uint8_t *)ev.rec.raw + 8, 4);
+			err = p && have >= len ? write_all(fd, p, len) : -EBADMSG;
+		} else if (!err && ev.rec.type == PEV_RECORD_AUXTRACE) {
+			cli_error("'%s' holds AUX area data (AUXTRACE), which perfev inject "
+				  "cannot pass on yet; use perf inject", j->input);
+			return -EBADMSG;
+		}
+	}
+	if (err)
+		return err;
+	if (in_err < 0) {
+		cli_warn("'%s' was cut short (%s): '%s' holds its complete records",
+			 j->input, pev_data_error(j->in), j->output);
+		return 1;
+	}
+	return 0;
+}
+
 static int run(struct inject *j, int fd, int argc, char **argv)
 {
 	const struct pev_decoder *dec = pev_data_decoder(j->in);
@@ -327,6 +384,7 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 int cmd_inject(int argc, char **argv)
 {
 	static const char *const usage[] = {
+		"perfev inject -i - -o <file>",
 		"perfev inject --jit -i <file> -o <file>",
 		NULL,
 	};
@@ -336,7 +394,7 @@ int cmd_inject(int argc, char **argv)
 
 	memset(&j, 0, sizeof(j));
 	const struct opt opts[] = {
-		{ OPT_STRING, 'i', "input", &j.input, "file", "input file (default perf.data)", NULL, 0 },
+		{ OPT_STRING, 'i', "input", &j.input, "file", "input file (default perf.data; - for a pipe stream on stdin)", NULL, 0 },
 		{ OPT_STRING, 'o', "output", &j.output, "file", "output file (- for a pipe stream on stdout)", NULL, 0 },
 		{ OPT_BOOL, 'j', "jit", &jit, NULL, "replace jitdump markers by ELF files of the JIT code", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
@@ -351,22 +409,18 @@ int cmd_inject(int argc, char **argv)
 		cli_error("unexpected argument '%s'; give the files with -i and -o", argv[first]);
 		return EXIT_USAGE;
 	}
-	if (!jit) {
-		cli_error("perfev inject only does --jit for now; give --jit");
-		return EXIT_USAGE;
-	}
 	if (!j.output) {
 		cli_error("give the output with -o FILE (or -o - for a pipe stream on stdout)");
 		return EXIT_USAGE;
 	}
 	if (!j.input)
 		j.input = "perf.data";
-	if (!strcmp(j.input, "-")) {
+	if (!strcmp(j.input, "-") && jit) {
 		cli_error("inject --jit reads a file, not a pipe: give it with -i FILE");
 		return EXIT_USAGE;
 	}
 	j.pipe = !strcmp(j.output, "-");
-	if (!strcmp(j.input, j.output)) {
+	if (strcmp(j.input, "-") && !strcmp(j.input, j.output)) {
 		cli_error("'%s' is both the input and the output; give another -o", j.input);
 		return EXIT_USAGE;
 	}
@@ -374,6 +428,12 @@ int cmd_inject(int argc, char **argv)
 	if (!j.in) {
 		cli_error("cannot read '%s': %s", j.input, err[0] ? err : strerror(errno));
 		return EXIT_ERROR;
+	}
+	if (!pev_data_is_pipe(j.in) && !jit) {
+		cli_error("'%s' is not a pipe stream: perfev inject copies streams (-i -) "
+			  "or does --jit on a file; give --jit", j.input);
+		pev_data_close(j.in);
+		return EXIT_USAGE;
 	}
 	if (pev_data_is_swapped(j.in)) {
 		cli_error("'%s' is in the other byte order; inject it on a machine of its own", j.input);
@@ -387,7 +447,7 @@ int cmd_inject(int argc, char **argv)
 		pev_data_close(j.in);
 		return EXIT_ERROR;
 	}
-	int rc = run(&j, fd, argc, argv);
+	int rc = jit ? run(&j, fd, argc, argv) : copy_stream(&j, fd);
 
 	if (rc < 0 && rc != -EBADMSG)
 		cli_error("cannot write '%s': %s", j.output, strerror(-rc));
@@ -398,10 +458,10 @@ int cmd_inject(int argc, char **argv)
 	if (rc < 0) {
 		if (!j.pipe)
 			unlink(j.output);
-	} else if (!j.nr_pids)
+	} else if (jit && !j.nr_pids)
 		cli_warn("'%s' maps no jitdump file (jit-PID.dump); nothing was injected", j.input);
 	pev_data_writer_free(j.w);
 	pev_data_close(j.in);
 	free(j.pids);
-	return rc < 0 ? EXIT_ERROR : EXIT_OK;
+	return rc < 0 ? EXIT_ERROR : rc > 0 ? EXIT_INCOMPLETE : EXIT_OK;
 }

@@ -136,7 +136,8 @@ static bool all_tracepoints(struct report *r)
 	return n > 0;
 }
 
-/* perf's get_trace_output: TEP_PRINT_INFO with no time and CPU 0. */
+/* perf's get_trace_output: TEP_PRINT_INFO with no time and CPU 0, or
+ * with --raw-trace the raw fields. */
 static int trace_output(void *arg, uint32_t event, const struct pev_sample *s,
 			char *buf, size_t size)
 {
@@ -148,10 +149,15 @@ static int trace_output(void *arg, uint32_t event, const struct pev_sample *s,
 	if (!a || a->type != PERF_TYPE_TRACEPOINT)
 		return -1;
 	r->tf.data = r->data;
-	if (!tracefmt_find(&r->tf, a, event))
+	struct tep_event *tev = tracefmt_find(&r->tf, a, event);
+
+	if (!tev)
 		return snprintf(buf, size, "%s", "");
 	trace_seq_init(&seq);
-	tracefmt_info(&r->tf, &seq, s->raw.data, s->raw.size, 0, 0);
+	if (r->raw_trace)
+		tracefmt_fields(&seq, s->raw.data, s->raw.size, tev);
+	else
+		tracefmt_info(&r->tf, &seq, s->raw.data, s->raw.size, 0, 0);
 	trace_seq_terminate(&seq);
 	n = snprintf(buf, size, "%s", seq.buffer ? seq.buffer : "");
 	trace_seq_destroy(&seq);
@@ -506,6 +512,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "header", &r.header, NULL, "print the file's header before the report", NULL, 0 },
 		{ OPT_BOOL, 0, "header-only", &r.header_only, NULL, "print only the file's header", NULL, 0 },
 		{ OPT_BOOL, 'I', "show-info", &r.show_info, NULL, "with --header(-only): the CPU and NUMA topology, caches and memory nodes in full", NULL, 0 },
+		{ OPT_BOOL, 0, "raw-trace", &r.raw_trace, NULL, "the trace key shows the raw fields (no print fmt, no plugins)", NULL, 0 },
 		{ OPT_BOOL, 0, "stats", &r.stats, NULL, "only the number of records of each type (perf's Aggregated stats)", NULL, 0 },
 		{ OPT_BOOL, 'T', "threads", &r.threads, NULL, "per-thread counts of the file's READ records (perf record -s) after the report", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &r.quiet, NULL, "no header lines and no tip", NULL, 0 },

@@ -267,6 +267,10 @@ int cmd_script(int argc, char **argv)
 	s.dec = pev_data_decoder(s.data);
 	s.dsos = pev_dso_cache_new(&dopts);
 	s.machine = s.dsos ? pev_machine_new(s.dsos) : NULL;
+	/* perf keeps data mappings (record -d) as maps: a page fault's
+	 * address resolves in them */
+	if (s.machine)
+		pev_machine_set_flags(s.machine, PEV_MACHINE_DATA_MAPS);
 	s.arch = file_arch(pev_data_features(s.data));
 	struct pev_chain_opts copts = {
 		.size = sizeof(copts),

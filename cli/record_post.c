@@ -2,6 +2,7 @@
  * pass, the data is read back to find the DSOs that samples hit (their
  * build ids go into HEADER_BUILD_ID); and the summary on stderr. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,13 +49,47 @@ static size_t dso_index(struct hits *h, const char *name)
 	return h->ndsos++;
 }
 
+/* perf 6.1's name for the vDSO of process pid: "[vdso32]" ("[vdsox32]")
+ * when the lowest-mapped file of the process whose ELF class is known
+ * is 32-bit (x32), as perf tells a thread's type. */
+static const char *vdso_name(const struct hits *h, uint32_t pid)
+{
+	const struct map *best = NULL;
+	unsigned char e[20];
+
+	for (size_t i = 0; i < h->nmaps; i++) {
+		const struct map *m = &h->maps[i];
+
+		if (m->pid != pid || h->dsos[m->dso][0] != '/' || (best && best->start < m->start))
+			continue;
+		FILE *f = fopen(h->dsos[m->dso], "rb");
+		size_t got = f ? fread(e, 1, sizeof(e), f) : 0;
+
+		if (f)
+			fclose(f);
+		if (got == sizeof(e) && !memcmp(e, "\177ELF", 4) && (e[4] == 1 || e[4] == 2))
+			best = m;
+	}
+	if (!best)
+		return "[vdso]";
+	FILE *f = fopen(h->dsos[best->dso], "rb");
+	size_t got = f ? fread(e, 1, sizeof(e), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got != sizeof(e) || e[4] == 2)
+		return "[vdso]";
+	return (e[18] | e[19] << 8) == 62 ? "[vdsox32]" : "[vdso32]";
+}
+
 static void add_map(struct hits *h, const struct pev_record_mmap *m)
 {
 	/* Files and the vDSO: anonymous memory, [stack] and friends have
 	 * no id. */
 	if (!m->filename || (m->filename[0] != '/' && strcmp(m->filename, "[vdso]")))
 		return;
-	size_t d = dso_index(h, m->filename);
+	size_t d = dso_index(h, strcmp(m->filename, "[vdso]") ? m->filename :
+				vdso_name(h, m->pid));
 
 	if (d == SIZE_MAX)
 		return;
@@ -205,14 +240,16 @@ int rec_collect_build_ids(struct rec *r)
 	}
 	/* In the order the maps came, as perf's list of DSOs; the vDSO
 	 * whether hit or not (perf 6.1 always writes and caches it), with
-	 * the id of the recorder's own (the kernel maps one vDSO in all). */
+	 * the id of the recorder's own (the kernel maps one vDSO in all),
+	 * and a 32-bit process's "[vdso32]" with the 32-bit one's. */
 	for (size_t i = 0; i < h.ndsos && !h.err; i++) {
-		bool vdso = !strcmp(h.dsos[i], "[vdso]");
+		bool vdso = !strcmp(h.dsos[i], "[vdso]"), vdso32 = !strcmp(h.dsos[i], "[vdso32]");
 
-		if (!h.hit[i] && !vdso)
+		if (!h.hit[i] && !vdso && !vdso32)
 			continue;
 		sz = vdso ? pev_vdso_build_id(id, sizeof(id)) :
-			    pev_elf_build_id(h.dsos[i], id, sizeof(id));
+		     vdso32 ? pev_vdso32_build_id(id, sizeof(id)) :
+		     h.dsos[i][0] == '/' ? pev_elf_build_id(h.dsos[i], id, sizeof(id)) : -ENOENT;
 		if (sz <= 0)
 			continue;
 		h.err = pev_data_features_add_build_id(f, -1, PERF_RECORD_MISC_USER,

@@ -64,6 +64,7 @@ struct report {
 	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
 	bool tp_only;		/* every event a tracepoint: "trace" is the default sort */
 	bool show_cpu_util;
+	bool raw_trace;		/* --raw-trace: the trace key shows raw fields */
 	int branch_flag;		/* -b: 1, --no-branch-stack: 0, else -1 */
 	const char *percent_limit_str;
 	const char *parent;		/* -p: regex of parent functions */
@@ -126,9 +127,12 @@ int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int 
 		    char *b, size_t sz);
 /* report_out.c */
 void report_print(struct report *r);
+/* perf's cgroup cell: the name, "N/A" or "unknown" */
+const char *report_cgroup_name(struct report *r, const struct pev_profile_entry *e);
 /* report_graph.c */
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 			uint64_t total, uint64_t min_total);
+/* report_json.c: -j/--json, the table as one JSON document (README) */
 void report_json(struct report *r);
 /* report_fields.c: the columns, grouping keys and output order from
  * -s, -F and the column options, by perf's rules; -1 (message printed)

@@ -120,7 +120,8 @@ int report_setup_fields(struct report *r)
 	/* perf's get_default_sort_order, by mode */
 	const char *s = r->sort ? r->sort : strict ? NULL :
 			r->branch_mode ? "comm,dso_from,symbol_from,symbol_to,cycles" :
-			r->mem_mode ? REPORT_MEM_SORT : r->tp_only ? "trace" : "comm,dso,symbol";
+			r->mem_mode ? REPORT_MEM_SORT :
+			r->tp_only ? (r->raw_trace ? "trace_fields" : "trace") : "comm,dso,symbol";
 	static const struct item ipc = { C_IPC_NULL, PEV_SORT_SYM, "IPC   [IPC Coverage]" };
 	static const struct item lbr = { C_IPC_LBR, PEV_SORT_SYM, "IPC   [IPC Coverage]" };
 

@@ -18,7 +18,7 @@ static const char *entry_comm_now(struct report *r, const struct pev_profile_ent
 
 /* perf's cgroup cell: "N/A" for no cgroup, "unknown" for an id no
  * CGROUP record named. */
-static const char *cgroup_name(struct report *r, const struct pev_profile_entry *e)
+const char *report_cgroup_name(struct report *r, const struct pev_profile_entry *e)
 {
 	const char *n;
 
@@ -99,7 +99,7 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		case PEV_SORT_LOCAL_INS_LAT: l = 13; break;
 		case PEV_SORT_CGROUP_ID: l = 20; break;
 		case PEV_SORT_CGROUP:
-			l = e->cgroup ? (int)strlen(cgroup_name(r, e)) : 0;
+			l = e->cgroup ? (int)strlen(report_cgroup_name(r, e)) : 0;
 			break;
 		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
 		case PEV_SORT_PARENT:
@@ -322,7 +322,7 @@ static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
 		n = snprintf(b, sz, "%-*" PRIu64, w, e->ins_lat);
 		break;
 	case PEV_SORT_CGROUP:
-		n = snprintf(b, sz, "%s", cgroup_name(r, e));
+		n = snprintf(b, sz, "%s", report_cgroup_name(r, e));
 		break;
 	case PEV_SORT_PARENT:
 		n = snprintf(b, sz, "%-*.*s", w, w, e->parent ? e->parent : "[other]");

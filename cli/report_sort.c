@@ -77,7 +77,9 @@ static const struct key_name key_names[] = {
 
 /* perf names that exist but need data this report does not model. */
 static const char *const known_unsupported[] = {
-	"transaction", "addr", "local_retire_lat", "retire_lat", "simd", NULL,
+	"transaction", "addr", "local_retire_lat", "retire_lat", "simd",
+	"trace_fields",	/* a column per tracepoint field (perf's dynamic keys) */
+	NULL,
 };
 
 static const struct key_name *find_key(const char *s, size_t len)

@@ -91,6 +91,7 @@ struct script {
 	struct script_event *events;
 	size_t nr_events;
 	int name_width;		/* computed at the first sample */
+	int data_src_width;	/* perf: the longest data_src text so far */
 	struct tracefmt tf;	/* tracepoint formats */
 	/* -F as parsed: per perf type (0..5, 6 = other) */
 	struct {

@@ -1,5 +1,7 @@
 /* perfev script: printing samples the way perf script 6.1 does (the hot
  * path: every field is formatted by hand into the output buffer). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "script.h"
@@ -176,6 +178,22 @@ static void print_callchain(struct script *s, const struct pev_sample *smp,
 	}
 }
 
+/* perf's thread__find_map_fb: in the sample's cpumode, then, when no map
+ * holds the address, in the mode of the address itself (perf's
+ * machine__addr_cpumode: every arch but sparc has one address space). */
+static void resolve_addr_fb(struct script *s, uint32_t pid, uint64_t addr,
+			    uint8_t cpumode, struct pev_addr_loc *al)
+{
+	uint8_t mode = cpumode;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER)
+		mode = addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	if (!pev_machine_resolve(s->machine, pid, addr, cpumode, al))
+		return;
+	if (mode == cpumode || pev_machine_resolve(s->machine, pid, addr, mode, al))
+		memset(al, 0, sizeof(*al));
+}
+
 static void ensure_name_width(struct script *s)
 {
 	int w = 0;
@@ -227,15 +245,31 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 		script_print_flags(o);
 	if ((f & F_TRACE) && ev->tp && (smp->fields & PERF_SAMPLE_RAW))
 		script_trace_print(s, ev, smp);
-	if (f & F_ADDR)
+	if (f & F_ADDR) {
 		so_hex(o, smp->addr, 16);
-	if (f & F_DATA_SRC) {
-		char buf[128];
+		/* perf's sample_addr_correlates_sym: a page fault's address is
+		 * looked up in the sample's thread and cpumode */
+		if ((f & (F_SYM | F_DSO)) && ev->attr->type == PERF_TYPE_SOFTWARE &&
+		    (ev->attr->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		     ev->attr->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		     ev->attr->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)) {
+			struct pev_addr_loc dl;
 
-		so_hex(o, smp->data_src, 16);
-		pev_data_src_format(smp->data_src, buf, sizeof(buf));
-		so_char(o, ' ');
-		so_str(o, buf);
+			resolve_addr_fb(s, smp->pid, smp->addr, cpumode, &dl);
+			print_sym(o, &dl, f);
+		}
+	}
+	if (f & F_DATA_SRC) {
+		/* perf: the value and its text cut at 99 characters, padded
+		 * to the longest such text printed so far */
+		char buf[128];
+		int n = snprintf(buf, 100, "%16" PRIx64 " ", smp->data_src);
+
+		pev_data_src_format(smp->data_src, buf + n, 100 - (size_t)n);
+		n = (int)strlen(buf);
+		if (n > s->data_src_width)
+			s->data_src_width = n;
+		so_str_w(o, buf, s->data_src_width, true);
 	}
 	/* With WEIGHT_STRUCT, perf's weight is its low 32 bits and ins_lat
 	 * the next 16. */

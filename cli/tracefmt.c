@@ -1,4 +1,5 @@
 /* Tracepoint formats and output through libtraceevent (tracefmt.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,88 @@ void tracefmt_info(struct tracefmt *t, struct trace_seq *seq, const void *raw,
 	r.data = (void *)raw;
 	r.size = (int)size;
 	tep_print_event(t->tep, seq, &r, "%s", TEP_PRINT_INFO);
+}
+
+/* libtraceevent's is_printable_array: text up to the first NUL */
+static bool printable(const char *p, unsigned len)
+{
+	for (unsigned i = 0; i < len && p[i]; i++)
+		if (!isprint((unsigned char)p[i]) && !isspace((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* One field as perf 6.1's own libtraceevent printed it (the system's
+ * newer library follows the print fmt's hints instead): strings, arrays
+ * as "ARRAY[..]" bytes, pointers and unsigned longs in hex, other
+ * numbers in decimal by their size and sign. */
+static void print_field(struct trace_seq *s, const unsigned char *data, size_t size,
+			struct tep_format_field *f)
+{
+	struct tep_handle *tep = f->event->tep;
+	unsigned long long v;
+
+	if (f->flags & TEP_FIELD_IS_ARRAY) {
+		unsigned off = (unsigned)f->offset, len = (unsigned)f->size;
+
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			v = tep_read_number(tep, data + off, len);
+			off = (unsigned)v & 0xffff;
+			len = (unsigned)(v >> 16) & 0xffff;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += (unsigned)(f->offset + f->size);
+		}
+		if (off > size || len > size - off)	/* a lying record */
+			len = off > size ? 0 : (unsigned)(size - off);
+		if ((f->flags & TEP_FIELD_IS_STRING) && printable((const char *)data + off, len)) {
+			trace_seq_printf(s, "%.*s", (int)strnlen((const char *)data + off, len),
+					 (const char *)data + off);
+			return;
+		}
+		trace_seq_puts(s, "ARRAY[");
+		for (unsigned i = 0; i < len; i++)
+			trace_seq_printf(s, "%s%02x", i ? ", " : "", data[off + i]);
+		trace_seq_putc(s, ']');
+		/* perf's library then treats the field as an array for good */
+		f->flags &= ~(unsigned long)TEP_FIELD_IS_STRING;
+		return;
+	}
+	if ((size_t)f->offset + (size_t)f->size > size)
+		return;
+	v = tep_read_number(tep, data + f->offset, f->size);
+	if (f->flags & TEP_FIELD_IS_POINTER) {
+		trace_seq_printf(s, "0x%llx", v);
+	} else if (f->flags & TEP_FIELD_IS_SIGNED) {
+		switch (f->size) {
+		case 4:
+			if (f->flags & TEP_FIELD_IS_LONG)
+				trace_seq_printf(s, "0x%x", (int)v);
+			else
+				trace_seq_printf(s, "%d", (int)v);
+			break;
+		case 2:
+			trace_seq_printf(s, "%2d", (short)v);
+			break;
+		case 1:
+			trace_seq_printf(s, "%1d", (signed char)v);
+			break;
+		default:
+			trace_seq_printf(s, "%lld", (long long)v);
+		}
+	} else if (f->flags & TEP_FIELD_IS_LONG) {
+		trace_seq_printf(s, "0x%llx", v);
+	} else {
+		trace_seq_printf(s, "%llu", v);
+	}
+}
+
+void tracefmt_fields(struct trace_seq *seq, const void *raw, size_t size,
+		     struct tep_event *ev)
+{
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		trace_seq_printf(seq, " %s=", f->name);
+		print_field(seq, raw, size, f);
+	}
 }
 
 void tracefmt_release(struct tracefmt *t)

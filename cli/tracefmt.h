@@ -32,6 +32,10 @@ struct tep_event *tracefmt_find(struct tracefmt *t, const struct perf_event_attr
  * given). */
 void tracefmt_info(struct tracefmt *t, struct trace_seq *seq, const void *raw,
 		   size_t size, unsigned long long ts, int cpu);
+/* perf's --raw-trace: " name=value" for each of the event's own fields
+ * (libtraceevent's tep_print_fields), no print fmt, no plugin. */
+void tracefmt_fields(struct trace_seq *seq, const void *raw, size_t size,
+		     struct tep_event *ev);
 void tracefmt_release(struct tracefmt *t);
 
 #endif

@@ -37,7 +37,9 @@ __attribute__((used, noreturn)) void read_vdso32_main(unsigned *sp)
 			eh = (const struct ehdr32 *)p[1];
 	if (eh && eh->ident[0] == 0x7f && eh->ident[4] == 1 /* ELFCLASS32 */) {
 		const char *b = (const char *)eh;
-		unsigned len = eh->shoff + (unsigned)eh->shnum * eh->shentsize, off = 0;
+		/* the whole mapping (the image's pages, the section headers
+		 * at its end), as perf-read-vdso32 writes it and perf caches it */
+		unsigned len = (eh->shoff + (unsigned)eh->shnum * eh->shentsize + 4095) & ~4095u, off = 0;
 
 		rc = 0;
 		while (off < len) {

@@ -236,6 +236,9 @@ struct pev_profile_entry {
 	uint64_t daddr_sym_off;		/* daddr - its symbol's start */
 	uint64_t iaddr;			/* symbol_iaddr: the sample's ip */
 	uint8_t cpumode;
+	/* the data map is a shared, non-executable file mapping of a user
+	 * sample (perf's dcacheline shows [s]) */
+	bool daddr_shared;
 	/* Totals. */
 	uint64_t period, nr_samples;		/* self */
 	uint64_t period_sys, period_us;		/* self, by cpumode */

@@ -569,10 +569,25 @@ struct pev_data_src {
 	uint8_t mem_hops;	/* PERF_MEM_HOPS_* */
 };
 PEV_EXPORT struct pev_data_src pev_data_src_decode(uint64_t data_src);
-/* Renders data_src as perf script does:
+/* Renders data_src as perf 6.1 script does (its meminfo text, before perf
+ * cuts the line at 99 characters):
  * "|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A".
  * snprintf semantics: returns the length of the full text. */
 PEV_EXPORT int pev_data_src_format(uint64_t data_src, char *buf, size_t len);
+
+/* The parts of that text; each is also what perf report prints in its
+ * mem, snoop, tlb, locked and blocked columns. */
+enum pev_data_src_part {
+	PEV_DATA_SRC_OP,	/* "LOAD" */
+	PEV_DATA_SRC_LVL,	/* "L2 or L2 hit", "Remote node, same socket RAM hit" */
+	PEV_DATA_SRC_SNOOP,	/* "Hit or Fwd" */
+	PEV_DATA_SRC_TLB,	/* "L1 or L2 hit" */
+	PEV_DATA_SRC_LOCK,	/* "Yes", "No", "N/A" */
+	PEV_DATA_SRC_BLK,	/* " Data Addr", " N/A" (with perf's leading space) */
+};
+/* One part's text, with pev_data_src_format's semantics. */
+PEV_EXPORT int pev_data_src_format_part(uint64_t data_src, enum pev_data_src_part part,
+					char *buf, size_t len);
 
 struct pev_weight {		/* PERF_SAMPLE_WEIGHT_STRUCT */
 	uint32_t var1_dw;	/* e.g. the load latency */

@@ -121,6 +121,15 @@ PEV_EXPORT void pev_dso_cache_free(struct pev_dso_cache *c);
 /* Records a build id known for a path (from the file's BUILD_ID feature
  * or a MMAP2 record): DSOs of that path then look for debug files by it
  * and are checked against it.  0, -EINVAL (size > 20), -ENOMEM. */
+/* perf's DSO id: the device and inode of the file, from the first MMAP2
+ * that mapped it; all zero for anonymous memory, MMAP records and MMAP2
+ * records that carry a build id instead. */
+struct pev_dso_id {
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+};
+PEV_EXPORT struct pev_dso_id pev_dso_id(const struct pev_dso *d);
+
 PEV_EXPORT int pev_dso_cache_set_build_id(struct pev_dso_cache *c,
 					  const char *path, const uint8_t *id,
 					  size_t size);
@@ -153,7 +162,8 @@ PEV_EXPORT const char *pev_dso_srcline_path(struct pev_dso *dso);
  * link when it can) as <dir>/<path>/<build id>/elf, or /proc/kallsyms as
  * <dir>/[kernel.kallsyms]/<build id>/kallsyms for path
  * "[kernel.kallsyms]", or this process's vDSO as <dir>/[vdso]/<build id>/vdso
- * for path "[vdso]" (-ESRCH when id is not the running vDSO's), and the link <dir>/.build-id/xx/<rest> to that
+ * for path "[vdso]" (-ESRCH when id is not the running vDSO's; "[vdso32]":
+ * the 32-bit vDSO, in the same [vdso] folder as perf), and the link <dir>/.build-id/xx/<rest> to that
  * directory; what is already there is kept.  dir NULL: $PERF_BUILDID_DIR,
  * else $HOME/.debug.  0, -EINVAL (not an absolute path, bad id), -ENOENT
  * (no HOME), or the -errno of the mkdir, copy or symlink that failed. */
@@ -162,6 +172,9 @@ PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 /* The build id of the vDSO the running kernel maps in every process (read
  * from this process's own); its size, or -ENOENT. */
 PEV_EXPORT int pev_vdso_build_id(uint8_t *id, size_t max);
+/* The build id of the 32-bit vDSO (from perfev-read-vdso32, see
+ * "[vdso32]"); its size, or -ENOENT when the helper is missing. */
+PEV_EXPORT int pev_vdso32_build_id(uint8_t *id, size_t max);
 
 /* --------------------------------------------------------------- machine */
 
@@ -209,6 +222,8 @@ struct pev_addr_loc {
 	const struct pev_symbol *sym;	/* NULL: no symbol */
 	uint64_t sym_off;		/* address - sym->start */
 	bool kernel;			/* looked up in the kernel's maps */
+	uint32_t map_flags;		/* the MMAP2's flags (MAP_SHARED...), 0 for MMAP */
+	uint32_t map_prot;		/* the MMAP2's prot, 0 for MMAP */
 };
 
 /* Resolves ip for process pid.  cpumode is the PERF_RECORD_MISC_CPUMODE

@@ -532,7 +532,8 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	if (p->opts.branch_mode)
 		return (s->fields & PERF_SAMPLE_BRANCH_STACK) ?
 		       pev__pf_add_branches(p, s, cpumode, &k, level, filtered) : 0;
-	err = pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
+	err = p->live_on ? pev__pf_live_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei) :
+			   pev__pf_entry_find(p, &k, level, pev__pf_frame_at(p, (uint32_t)self), &ei);
 	if (err)
 		return err;
 	struct pev_profile_entry *e = &p->ents[ei].e;
@@ -547,6 +548,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 		e->daddr = mem.daddr;
 		e->daddr_frame = mem.dframe;
 		e->daddr_sym_off = mem.sym_off;
+		e->daddr_shared = mem.shared;
 		e->cpumode = cpumode;
 		p->ents[ei].sdso = sf->cdso;
 		/* perf: an entry is hidden when the sample that made it
@@ -691,12 +693,17 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 			return NULL;
 		}
 	}
-	p->live_on = p->opts.branch_mode && (p->key_on[PEV_SORT_MISPREDICT] ||
-					     p->key_on[PEV_SORT_IN_TX] ||
-					     p->key_on[PEV_SORT_ABORT]);
+	/* keys whose equal entries differ in memory (perf's != compares,
+	 * dcacheline's DSO ids and per-process anonymous memory) merge as
+	 * perf's entries_in tree merges them */
+	p->live_on = (p->opts.branch_mode && (p->key_on[PEV_SORT_MISPREDICT] ||
+					      p->key_on[PEV_SORT_IN_TX] ||
+					      p->key_on[PEV_SORT_ABORT])) ||
+		     p->key_on[PEV_SORT_DCACHELINE];
 	/* perf's sym key compares unresolved addresses by a wrapping
-	 * difference: lookups may miss (profile_replay.c) */
-	p->replay_on = p->key_on[PEV_SORT_SYM] && !p->opts.branch_mode;
+	 * difference: lookups may miss (profile_replay.c; not with the
+	 * live trees above) */
+	p->replay_on = p->key_on[PEV_SORT_SYM] && !p->opts.branch_mode && !p->live_on;
 	if (pev__pf_parent_init(p)) {
 		free(p);
 		errno = EINVAL;

@@ -49,8 +49,8 @@ static int64_t branch_end(struct pev_profile *p, uint32_t pid, uint64_t addr,
  * by hist_entry__cmp(old, new) over the keys, merging into the first
  * entry that compares equal, else a new entry where the walk ended.  With
  * perf's != comparisons equal entries need not meet, and stay apart. */
-static int live_find(struct pev_profile *p, const struct pf_key *k, char level,
-		     const struct pev_profile_frame *fr, uint32_t *idx)
+int pev__pf_live_find(struct pev_profile *p, const struct pf_key *k, char level,
+		      const struct pev_profile_frame *fr, uint32_t *idx)
 {
 	uint32_t ev = k->event;
 
@@ -210,7 +210,7 @@ static int add_branch(struct pev_profile *p, const struct pev_sample *s, uint8_t
 		if (on[PEV_SORT_SRCLINE_TO] &&
 		    !(k.srcline_to = pev_profile_srcline(p, &tf->f, false)))
 			return -ENOMEM;
-		err = p->live_on ? live_find(p, &k, level, &tf->f, &ei) :
+		err = p->live_on ? pev__pf_live_find(p, &k, level, &tf->f, &ei) :
 				   pev__pf_entry_find(p, &k, level, &tf->f, &ei);
 		if (err)
 			return err;

@@ -41,6 +41,8 @@ struct pf_key {
 	uint64_t data_src, daddr, phys_addr, dps;
 	struct pev_dso *ddso, *dcl_dso;
 	uint64_t dcl, cpumode, dcl_pid, iaddr;
+	struct pev_dso_id dcl_id;	/* the data map's DSO id */
+	bool dcl_anon;			/* private anonymous user memory */
 	uint64_t time, weight, cgroup, cps;
 	uint64_t sym_size, dso_size;	/* symbol_size, dso_size */
 	uint64_t cgroup_dev, cgroup_ino;	/* cgroup_id */
@@ -308,6 +310,9 @@ int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l
 			   const struct pf_entry *r, enum pev_sort_key k);
 bool pev__pf_is_branch_key(enum pev_sort_key k);
 void pev__pf_live_free(struct pev_profile *p);
+/* perf's hists__findnew_entry on the live entries_in tree (live_on). */
+int pev__pf_live_find(struct pev_profile *p, const struct pf_key *k, char level,
+		      const struct pev_profile_frame *fr, uint32_t *idx);
 /* profile_order.c */
 /* perf's output order of the entries o[0..*np) of one event (*np
  * shrinks when entries merge in the collapsed tree); 0 or -ENOMEM. */
@@ -337,6 +342,7 @@ int pev__pf_trace_key(struct pev_profile *p, uint32_t ev, const struct pev_sampl
  * 0 or -ENOMEM. */
 struct pf_mem {
 	uint64_t data_src, daddr, sym_off;
+	bool shared;		/* perf's [s] */
 	const struct pev_profile_frame *dframe;
 };
 int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "profile/profile_internal.h"
 
@@ -120,6 +121,11 @@ int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t 
 			return (int)id;
 		m->dframe = pev__pf_frame_at(p, (uint32_t)id);
 		m->sym_off = loc.sym_off;
+		struct pev_dso_id did = pev_dso_id(loc.dso);
+
+		m->shared = cpumode != PERF_RECORD_MISC_KERNEL && !(loc.map_prot & PROT_EXEC) &&
+			    (loc.map_flags & MAP_SHARED) &&
+			    (did.maj || did.min || did.ino || did.ino_generation);
 		if (p->key_on[PEV_SORT_DSO_DADDR])
 			k->ddso = ((const struct pf_frame *)m->dframe)->cdso;
 	}
@@ -127,14 +133,17 @@ int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t 
 		/* perf's cl_address of al_addr (map-relative when mapped) */
 		k->cpumode = cpumode;
 		k->dcl = (loc.dso ? loc.map_ip : addr) & ~63ull;
-		/* perf tells maps apart by device and inode (approximated by
-		 * the file) and private anonymous memory by process */
+		/* perf tells maps apart by their DSO's device and inode,
+		 * and private anonymous memory (all-zero id) by process */
 		if (m->dframe) {
-			const char *n = pev_dso_name(loc.dso);
+			struct pev_dso_id id = pev_dso_id(loc.dso);
 
 			k->dcl_dso = ((const struct pf_frame *)m->dframe)->cdso;
-			if (cpumode != PERF_RECORD_MISC_KERNEL && n && !strcmp(n, "//anon"))
-				k->dcl_pid = s->pid;
+			k->dcl_id = id;
+			k->dcl_pid = s->pid;
+			k->dcl_anon = cpumode != PERF_RECORD_MISC_KERNEL &&
+				      !(loc.map_flags & MAP_SHARED) && !id.maj && !id.min &&
+				      !id.ino && !id.ino_generation;
 		}
 	}
 	return 0;

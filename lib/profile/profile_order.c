@@ -31,6 +31,21 @@ static int dso_cmp(const struct pev_dso *a, const struct pev_dso *b)
 			pev_profile_dso_shown(b, bb, sizeof(bb)));
 }
 
+/* perf's __dso_id__cmp, ascending: major, minor, inode, and the inode
+ * generations only when both have one (synthesized MMAPs have none) */
+static int dso_id_cmp(const struct pev_dso_id *a, const struct pev_dso_id *b)
+{
+	if (a->maj != b->maj)
+		return a->maj < b->maj ? -1 : 1;
+	if (a->min != b->min)
+		return a->min < b->min ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	if (a->ino_generation && b->ino_generation && a->ino_generation != b->ino_generation)
+		return a->ino_generation < b->ino_generation ? -1 : 1;
+	return 0;
+}
+
 static int s64_sign(uint64_t a, uint64_t b)
 {
 	int64_t d = (int64_t)(a - b);
@@ -138,10 +153,15 @@ int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			return a->key.cpumode < b->key.cpumode ? -1 : 1;
 		if (!a->key.dcl_dso != !b->key.dcl_dso)
 			return !b->key.dcl_dso ? -1 : 1;
-		if (a->key.dcl_dso != b->key.dcl_dso)
-			return dso_cmp(a->key.dcl_dso, b->key.dcl_dso);
-		if (a->key.dcl_pid != b->key.dcl_pid)
-			return a->key.dcl_pid < b->key.dcl_pid ? -1 : 1;
+		if (a->key.dcl_dso) {
+			int c = dso_id_cmp(&a->key.dcl_id, &b->key.dcl_id);
+
+			if (c)
+				return c;
+			/* perf asks its left entry (b here) only */
+			if (b->key.dcl_anon && a->key.dcl_pid != b->key.dcl_pid)
+				return a->key.dcl_pid < b->key.dcl_pid ? -1 : 1;
+		}
 		return a->key.dcl < b->key.dcl ? -1 : a->key.dcl > b->key.dcl;
 	case PEV_SORT_TRACE:	/* perf: 0 for other events, else names */
 		if (!a->key.trace || !b->key.trace)
@@ -174,6 +194,10 @@ static int key_sort(const struct pf_entry *a, const struct pf_entry *b,
 		return cmp_name(a->key.inl ? a->key.inl : sa->name,
 				b->key.inl ? b->key.inl : sb->name);
 	}
+	/* dcacheline's cmp asks its left entry only (not antisymmetric):
+	 * perf's output sort puts new left when cmp(new, old) > 0 */
+	if (k == PEV_SORT_DCACHELINE)
+		return -pev__pf_key_collapse(b, a, k);
 	/* perf's output sort: left first when cmp(new, old) > 0 */
 	if (pev__pf_is_branch_key(k)) {
 		int64_t c = pev__pf_branch_cmp(NULL, a, b, k);

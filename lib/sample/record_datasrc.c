@@ -58,19 +58,14 @@ static int sb_bits(struct sbuf *b, unsigned bits, const char *const *names,
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* perf 6.1's tables (mem-events.c). perf names only the level numbers
+ * below; the others print as "L<n>". */
 static const char *const mem_lvl[] = {
 	"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM",
 	"Remote RAM (1 hop)", "Remote RAM (2 hops)", "Remote Cache (1 hop)",
 	"Remote Cache (2 hops)", "I/O", "Uncached",
 };
 static const char *const mem_lvlnum[16] = {
-	[PERF_MEM_LVLNUM_L1] = "L1",
-	[PERF_MEM_LVLNUM_L2] = "L2",
-	[PERF_MEM_LVLNUM_L3] = "L3",
-	[PERF_MEM_LVLNUM_L4] = "L4",
-	[PERF_MEM_LVLNUM_L2_MHB] = "L2 MHB",
-	[PERF_MEM_LVLNUM_MSC] = "Memory-side Cache",
-	[PERF_MEM_LVLNUM_UNC] = "Uncached",
 	[PERF_MEM_LVLNUM_CXL] = "CXL",
 	[PERF_MEM_LVLNUM_IO] = "I/O",
 	[PERF_MEM_LVLNUM_ANY_CACHE] = "Any cache",
@@ -79,89 +74,116 @@ static const char *const mem_lvlnum[16] = {
 	[PERF_MEM_LVLNUM_PMEM] = "PMEM",
 	[PERF_MEM_LVLNUM_NA] = "N/A",
 };
-static const char *const mem_hops[] = {
+static const char *const mem_hops[8] = {
 	"N/A", "core, same node", "node, same socket", "socket, same board",
 	"board",
 };
-static const char *const snoop_names[] = { "N/A", "None", "Hit", "Miss", "HitM" };
-static const char *const snoopx_names[] = { "Fwd", "Peer" };
+static const char *const snoop_names[] = { "N/A", "None", "Hit", "Miss", "HitM", "Fwd", "Peer" };
 static const char *const tlb_names[] = {
 	"N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault",
 };
 
+/* The legacy level bits (hit and miss apart), or the hops when set, then
+ * the level number, all joined by " or "; "N/A" when that is empty;
+ * then hit and miss. */
 static void fmt_lvl(struct sbuf *b, const struct pev_data_src *d)
 {
-	const char *hm = (d->mem_lvl & PERF_MEM_LVL_HIT) ? "hit" :
-			 (d->mem_lvl & PERF_MEM_LVL_MISS) ? "miss" : "";
+	size_t start = b->len;
+	int n = 0;
 
-	if (d->mem_lvl_num && d->mem_lvl_num != PERF_MEM_LVLNUM_NA) {
-		if (d->mem_remote)
-			sb_printf(b, "Remote ");
-		if (d->mem_hops < ARRAY_LEN(mem_hops) && d->mem_hops)
-			sb_printf(b, "%s ", mem_hops[d->mem_hops]);
-		else if (d->mem_hops)
-			sb_printf(b, "hops %u ", d->mem_hops);
+	if (d->mem_remote)
+		sb_printf(b, "Remote ");
+	if (d->mem_hops)	/* perf indexes its table unchecked: 5..7 print nothing */
+		sb_printf(b, "%s ", mem_hops[d->mem_hops] ? mem_hops[d->mem_hops] : "");
+	else
+		n = sb_bits(b, d->mem_lvl & ~(unsigned)(PERF_MEM_LVL_HIT | PERF_MEM_LVL_MISS),
+			    mem_lvl, ARRAY_LEN(mem_lvl), 0);
+	if (d->mem_lvl_num) {
+		if (n++)
+			sb_printf(b, " or ");
 		if (mem_lvlnum[d->mem_lvl_num])
 			sb_printf(b, "%s", mem_lvlnum[d->mem_lvl_num]);
 		else
-			sb_printf(b, "Unknown level %u", d->mem_lvl_num);
-		sb_printf(b, " %s", hm);
-		return;
+			sb_printf(b, "L%u", d->mem_lvl_num);
 	}
-	unsigned lvl = d->mem_lvl & ~(unsigned)(PERF_MEM_LVL_NA | PERF_MEM_LVL_HIT |
-						PERF_MEM_LVL_MISS);
-	if (!lvl) {
+	if (b->len == start)
 		sb_printf(b, "N/A");
-		return;
+	if (d->mem_lvl & PERF_MEM_LVL_HIT)
+		sb_printf(b, " hit");
+	if (d->mem_lvl & PERF_MEM_LVL_MISS)
+		sb_printf(b, " miss");
+}
+
+static void fmt_part(struct sbuf *b, const struct pev_data_src *d,
+		     enum pev_data_src_part part)
+{
+	switch (part) {
+	case PEV_DATA_SRC_OP:
+		sb_printf(b, "%s", (d->mem_op & PERF_MEM_OP_NA) ? "N/A" :
+			  (d->mem_op & PERF_MEM_OP_LOAD) ? "LOAD" :
+			  (d->mem_op & PERF_MEM_OP_STORE) ? "STORE" :
+			  (d->mem_op & PERF_MEM_OP_PFETCH) ? "PFETCH" :
+			  (d->mem_op & PERF_MEM_OP_EXEC) ? "EXEC" : "No");
+		break;
+	case PEV_DATA_SRC_LVL:
+		fmt_lvl(b, d);
+		break;
+	case PEV_DATA_SRC_SNOOP:
+		/* snoopx's bits follow snoop's in the names */
+		if (!sb_bits(b, d->mem_snoop | (unsigned)d->mem_snoopx << 5, snoop_names,
+			     ARRAY_LEN(snoop_names), 0))
+			sb_printf(b, "N/A");
+		break;
+	case PEV_DATA_SRC_TLB:
+		if (!sb_bits(b, d->mem_dtlb & ~(unsigned)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS),
+			     tlb_names, ARRAY_LEN(tlb_names), 0))
+			sb_printf(b, "N/A");
+		if (d->mem_dtlb & PERF_MEM_TLB_HIT)
+			sb_printf(b, " hit");
+		if (d->mem_dtlb & PERF_MEM_TLB_MISS)
+			sb_printf(b, " miss");
+		break;
+	case PEV_DATA_SRC_LOCK:
+		sb_printf(b, "%s", (d->mem_lock & PERF_MEM_LOCK_NA) ? "N/A" :
+			  (d->mem_lock & PERF_MEM_LOCK_LOCKED) ? "Yes" : "No");
+		break;
+	case PEV_DATA_SRC_BLK:
+		/* perf prints a space before each blocking reason */
+		if (!d->mem_blk || (d->mem_blk & PERF_MEM_BLK_NA)) {
+			sb_printf(b, " N/A");
+			break;
+		}
+		if (d->mem_blk & PERF_MEM_BLK_DATA)
+			sb_printf(b, " Data");
+		if (d->mem_blk & PERF_MEM_BLK_ADDR)
+			sb_printf(b, " Addr");
+		break;
 	}
-	sb_bits(b, lvl, mem_lvl, ARRAY_LEN(mem_lvl), 0);
-	sb_printf(b, " %s", hm);
+}
+
+PEV_EXPORT int pev_data_src_format_part(uint64_t v, enum pev_data_src_part part,
+					char *buf, size_t len)
+{
+	struct pev_data_src d = pev_data_src_decode(v);
+	struct sbuf b = { .p = buf, .cap = buf ? len : 0 };
+
+	if (b.cap)
+		buf[0] = '\0';
+	fmt_part(&b, &d, part);
+	return (int)b.len;
 }
 
 PEV_EXPORT int pev_data_src_format(uint64_t v, char *buf, size_t len)
 {
+	static const char *const heads[] = { "|OP ", "|LVL ", "|SNP ", "|TLB ", "|LCK ", "|BLK " };
 	struct pev_data_src d = pev_data_src_decode(v);
 	struct sbuf b = { .p = buf, .cap = buf ? len : 0 };
-	int n;
 
 	if (b.cap)
 		buf[0] = '\0';
-	sb_printf(&b, "|OP %s",
-		  (d.mem_op & PERF_MEM_OP_NA) ? "N/A" :
-		  (d.mem_op & PERF_MEM_OP_LOAD) ? "LOAD" :
-		  (d.mem_op & PERF_MEM_OP_STORE) ? "STORE" :
-		  (d.mem_op & PERF_MEM_OP_PFETCH) ? "PFETCH" :
-		  (d.mem_op & PERF_MEM_OP_EXEC) ? "EXEC" : "No");
-	sb_printf(&b, "|LVL ");
-	fmt_lvl(&b, &d);
-
-	sb_printf(&b, "|SNP ");
-	n = sb_bits(&b, d.mem_snoop, snoop_names, ARRAY_LEN(snoop_names), 0);
-	n = sb_bits(&b, d.mem_snoopx, snoopx_names, ARRAY_LEN(snoopx_names), n);
-	if (!n)
-		sb_printf(&b, "N/A");
-
-	sb_printf(&b, "|TLB ");
-	unsigned tlb = d.mem_dtlb & ~(unsigned)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS);
-	if (!sb_bits(&b, tlb, tlb_names, ARRAY_LEN(tlb_names), 0))
-		sb_printf(&b, "N/A");
-	if (d.mem_dtlb & PERF_MEM_TLB_HIT)
-		sb_printf(&b, " hit");
-	if (d.mem_dtlb & PERF_MEM_TLB_MISS)
-		sb_printf(&b, " miss");
-
-	sb_printf(&b, "|LCK %s", (d.mem_lock & PERF_MEM_LOCK_NA) ? "N/A" :
-		  (d.mem_lock & PERF_MEM_LOCK_LOCKED) ? "Yes" : "No");
-
-	/* perf prints a space before each blocking reason, after "BLK ". */
-	sb_printf(&b, "|BLK ");
-	if (!d.mem_blk || (d.mem_blk & PERF_MEM_BLK_NA)) {
-		sb_printf(&b, " N/A");
-	} else {
-		if (d.mem_blk & PERF_MEM_BLK_DATA)
-			sb_printf(&b, " Data");
-		if (d.mem_blk & PERF_MEM_BLK_ADDR)
-			sb_printf(&b, " Addr");
+	for (unsigned i = PEV_DATA_SRC_OP; i <= PEV_DATA_SRC_BLK; i++) {
+		sb_printf(&b, "%s", heads[i]);
+		fmt_part(&b, &d, (enum pev_data_src_part)i);
 	}
 	return (int)b.len;
 }

@@ -58,12 +58,13 @@ int pev__vdso_image(const void **img, size_t *len)
 	return err;
 }
 
-PEV_EXPORT int pev_vdso_build_id(uint8_t *id, size_t max)
+/* The build id of a vDSO image (this process's, or the 32-bit one). */
+static int vdso_id(bool is32, uint8_t *id, size_t max)
 {
 	struct pev_elf_info info;
 	const void *img;
 	size_t len;
-	int err = pev__vdso_image(&img, &len);
+	int err = is32 ? pev__vdso32_image(&img, &len) : pev__vdso_image(&img, &len);
 
 	if (err < 0)
 		return err;
@@ -76,21 +77,31 @@ PEV_EXPORT int pev_vdso_build_id(uint8_t *id, size_t max)
 	return info.build_id_size;
 }
 
-/* Writes the running vDSO to `to` (mode 0600, as perf's copy), when its
- * build id is the one asked for. */
-static int write_vdso(const char *to, const uint8_t *id, size_t size)
+PEV_EXPORT int pev_vdso_build_id(uint8_t *id, size_t max)
+{
+	return vdso_id(false, id, max);
+}
+
+PEV_EXPORT int pev_vdso32_build_id(uint8_t *id, size_t max)
+{
+	return vdso_id(true, id, max);
+}
+
+/* Writes the running vDSO (or the 32-bit one) to `to` (mode 0600, as
+ * perf's copy), when its build id is the one asked for. */
+static int write_vdso(const char *to, const uint8_t *id, size_t size, bool is32)
 {
 	char tmp[PATH_MAX + 32];
 	uint8_t run[20];
 	const void *img;
 	size_t len;
-	int fd, err = pev_vdso_build_id(run, sizeof(run));
+	int fd, err = vdso_id(is32, run, sizeof(run));
 
 	if (err < 0)
 		return err;
 	if ((size_t)err != size || memcmp(run, id, size))
 		return -ESRCH;	/* another kernel's vDSO: not ours to write */
-	if ((err = pev__vdso_image(&img, &len)) < 0)
+	if ((err = is32 ? pev__vdso32_image(&img, &len) : pev__vdso_image(&img, &len)) < 0)
 		return err;
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", to) >= sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -197,12 +208,16 @@ PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 {
 	char base[PATH_MAX], d[PATH_MAX], f[PATH_MAX + 16], l[PATH_MAX + 64], t[PATH_MAX + 64];
 	char hex[41];
-	bool kernel, vdso;
+	bool kernel, vdso, vdso32 = path && !strcmp(path, "[vdso32]");
 	int err;
 
 	if (!path || !id || !size || size > 20 ||
-	    (path[0] != '/' && strcmp(path, "[kernel.kallsyms]") && strcmp(path, "[vdso]")))
+	    (path[0] != '/' && strcmp(path, "[kernel.kallsyms]") && strcmp(path, "[vdso]") &&
+	     !vdso32))
 		return -EINVAL;
+	/* perf 6.1 caches the 32-bit vDSO under [vdso] too */
+	if (vdso32)
+		path = "[vdso]";
 	if (dir)
 		snprintf(base, sizeof(base), "%s", dir);
 	else if ((err = pev__buildid_dir(base, sizeof(base))) < 0)
@@ -218,7 +233,7 @@ PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 		return err;
 	snprintf(f, sizeof(f), "%s/%s", d, kernel ? "kallsyms" : vdso ? "vdso" : "elf");
 	if (access(f, F_OK) != 0 &&
-	    (err = vdso ? write_vdso(f, id, size) :
+	    (err = vdso ? write_vdso(f, id, size, vdso32) :
 	     copy_file(kernel ? "/proc/kallsyms" : path, f)) < 0)
 		return err;
 	/* perf 6.1 copies the debug file found under

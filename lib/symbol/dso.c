@@ -37,6 +37,7 @@ struct pev_dso {
 	struct pev_elf_info info;	/* of the runtime file */
 	uint8_t bid[20];
 	int bid_size;
+	struct pev_dso_id id;
 };
 
 struct pev_dso_cache {
@@ -446,6 +447,10 @@ static void load_vdso(struct pev_dso *d)
 		snprintf(p, sizeof(p), "%s/%s/%s/vdso", c->buildid_dir, d->name, bidhex);
 		if (try_file(d, p, true, NULL))
 			return;
+		/* perf 6.1 caches [vdso32] and [vdsox32] under [vdso] */
+		snprintf(p, sizeof(p), "%s/[vdso]/%s/vdso", c->buildid_dir, bidhex);
+		if (strcmp(d->name, "[vdso]") && try_file(d, p, true, NULL))
+			return;
 	}
 	const void *img;
 	size_t len;
@@ -579,6 +584,20 @@ static int page_tail(const struct pev_elf_info *info, uint64_t off, uint64_t *va
 		}
 	}
 	return 0;
+}
+
+PEV_EXPORT struct pev_dso_id pev_dso_id(const struct pev_dso *d)
+{
+	struct pev_dso_id none = { 0, 0, 0, 0 };
+
+	return d ? d->id : none;
+}
+
+/* perf's dsos__findnew_id: the id of the first mapping that has one */
+void pev__dso_set_id(struct pev_dso *d, const struct pev_dso_id *id)
+{
+	if (!d->id.maj && !d->id.min && !d->id.ino && !d->id.ino_generation)
+		d->id = *id;
 }
 
 PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *d, uint64_t off)

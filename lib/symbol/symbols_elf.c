@@ -417,6 +417,7 @@ int pev__elf_info_read(const char *path, const void *buf, size_t len,
 				continue;
 			out->loads[out->nr_loads].offset = ph.p_offset;
 			out->loads[out->nr_loads].filesz = ph.p_filesz;
+			out->loads[out->nr_loads].memsz = ph.p_memsz;
 			out->loads[out->nr_loads].vaddr = ph.p_vaddr;
 			out->nr_loads++;
 		}
@@ -435,6 +436,15 @@ uint64_t pev_elf_offset_to_vaddr(const struct pev_elf_info *info, uint64_t off)
 		uint64_t o = info->loads[i].offset;
 
 		if (off >= o && off < o + info->loads[i].filesz)
+			return off - o + info->loads[i].vaddr;
+	}
+	/* Past the file's bytes: the .bss that shares the segment's last
+	 * file page (ld.so zeroes it there). perf places every symbol by
+	 * the segment whose memory (p_memsz) holds it, so it finds those. */
+	for (size_t i = 0; i < info->nr_loads; i++) {
+		uint64_t o = info->loads[i].offset;
+
+		if (off >= o && off < o + info->loads[i].memsz)
 			return off - o + info->loads[i].vaddr;
 	}
 	return off;

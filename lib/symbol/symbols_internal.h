@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include <perfev/symbols.h>
+
 struct pev_symtab;
 
 #define PEV_ELF_MAX_LOADS 16
@@ -16,7 +18,7 @@ struct pev_elf_info {
 	bool has_symtab;		/* a non-empty .symtab */
 	bool has_dynsym;
 	size_t nr_loads;
-	struct { uint64_t offset, filesz, vaddr; } loads[PEV_ELF_MAX_LOADS];
+	struct { uint64_t offset, filesz, memsz, vaddr; } loads[PEV_ELF_MAX_LOADS];
 	uint8_t build_id[20];
 	int build_id_size;		/* 0: none */
 	char debuglink[256];		/* .gnu_debuglink name, "" if none */
@@ -71,6 +73,8 @@ int pev__buildid_dir(char *buf, size_t size);
 /* A kernel MMAP named "[name]" (not the kernel's own): perf 6.1 takes it
  * for a module of that name, its symbols from kallsyms (dso.c). */
 struct pev_dso *pev__dso_cache_get_module(struct pev_dso_cache *c, const char *name);
+/* Sets d's id unless it has one. */
+void pev__dso_set_id(struct pev_dso *d, const struct pev_dso_id *id);
 /* Reads a whole file into a malloc'ed buffer. 0 or -errno. */
 int pev_read_whole_file(const char *path, char **out, size_t *outlen);
 /* binutils addr2line's symbol search (symbols_a2l.c): the symbols of an

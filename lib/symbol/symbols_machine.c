@@ -15,6 +15,7 @@ struct map {
 	uint64_t start, end, pgoff;
 	struct pev_dso *dso;
 	bool identity;			/* map_ip = ip (kernel, [heap], ...) */
+	uint32_t flags, prot;		/* MMAP2's */
 };
 
 struct maps {
@@ -335,7 +336,9 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 	const struct pev_record_mmap *mm = &rec->u.mmap;
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || mm->pid == (uint32_t)-1;
-	struct map nm = { mm->addr, mm->addr + mm->len, mm->pgoff, NULL, false };
+	struct map nm = { mm->addr, mm->addr + mm->len, mm->pgoff, NULL, false,
+			  rec->type == PERF_RECORD_MMAP2 ? mm->flags : 0,
+			  rec->type == PERF_RECORD_MMAP2 ? mm->prot : 0 };
 	char anon_name[64];
 	const char *name = mm->filename;
 	struct maps *ms;
@@ -393,6 +396,11 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 		nm.dso = pev_dso_cache_get(m->dsos, name);
 	if (!nm.dso)
 		return -ENOMEM;
+	if (rec->type == PERF_RECORD_MMAP2 && !mm->has_build_id) {
+		struct pev_dso_id id = { mm->maj, mm->min, mm->ino, mm->ino_generation };
+
+		pev__dso_set_id(nm.dso, &id);
+	}
 	return maps_insert(m, ms, &nm);
 }
 
@@ -514,6 +522,8 @@ static int resolve_uncached(struct pev_machine *m, const struct maps *ms,
 	out->map_start = mp->start;
 	out->map_end = mp->end;
 	out->map_pgoff = mp->pgoff;
+	out->map_flags = mp->flags;
+	out->map_prot = mp->prot;
 	if (!mp->identity)
 		out->map_ip = ip - mp->start + mp->pgoff;
 	const struct pev_symtab *st = pev_dso_symtab(mp->dso);

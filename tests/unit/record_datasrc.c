@@ -58,7 +58,27 @@ int main(void)
 	    PERF_MEM_S(LVL, L3) | PERF_MEM_S(SNOOP, HIT) | PERF_MEM_S(SNOOP, MISS);
 	check_fmt(v, "|OP PFETCH|LVL L2 or L3 hit|SNP Hit or Miss|TLB N/A|LCK No|BLK  N/A");
 	v = PERF_MEM_S(OP, EXEC) | (7ULL << PERF_MEM_LVLNUM_SHIFT);
-	check_fmt(v, "|OP EXEC|LVL Unknown level 7 |SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	/* perf 6.1 names level numbers 9..15 only, the others "L<n>"; the
+	 * legacy bits and the number are joined by " or " */
+	check_fmt(v, "|OP EXEC|LVL L7|SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	v = PERF_MEM_S(LVL, NA) | ((uint64_t)PERF_MEM_LVLNUM_NA << PERF_MEM_LVLNUM_SHIFT);
+	check_fmt(v, "|OP No|LVL N/A or N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	v = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, L2) |
+	    PERF_MEM_S(LVLNUM, L2) | PERF_MEM_S(SNOOPX, FWD);
+	check_fmt(v, "|OP LOAD|LVL L2 or L2 hit|SNP Fwd|TLB N/A|LCK No|BLK  N/A");
+	/* The parts alone (perf report's mem, snoop, tlb, locked, blocked) */
+	char part[64];
+	CHECK_EQ_INT(pev_data_src_format_part(v, PEV_DATA_SRC_LVL, part, sizeof(part)), 12);
+	CHECK_STR(part, "L2 or L2 hit");
+	pev_data_src_format_part(PERF_MEM_S(LVLNUM, CXL), PEV_DATA_SRC_LVL, part, sizeof(part));
+	CHECK_STR(part, "CXL");
+	pev_data_src_format_part(PERF_MEM_S(SNOOP, HIT) | PERF_MEM_S(SNOOPX, PEER),
+				 PEV_DATA_SRC_SNOOP, part, sizeof(part));
+	CHECK_STR(part, "Hit or Peer");
+	pev_data_src_format_part(0, PEV_DATA_SRC_BLK, part, sizeof(part));
+	CHECK_STR(part, " N/A");
+	pev_data_src_format_part(PERF_MEM_S(LOCK, LOCKED), PEV_DATA_SRC_LOCK, part, sizeof(part));
+	CHECK_STR(part, "Yes");
 	v = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) |
 	    ((uint64_t)PERF_MEM_LVLNUM_ANY_CACHE << PERF_MEM_LVLNUM_SHIFT);
 	check_fmt(v, "|OP LOAD|LVL Any cache hit|SNP N/A|TLB N/A|LCK No|BLK  N/A");
