@@ -279,34 +279,63 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* The CFI frame of pc (.eh_frame, else .debug_frame), to be freed;
+ * NULL when neither has one. */
+static Dwarf_Frame *cfi_frame(struct space *s, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr;
+
+	if (!mod)
+		return NULL;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+		return fr;
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+		return fr;
+	return NULL;
+}
+
 /* True when the CFI of pc says its caller is unknown (the outermost
  * frame: _start, clone), where the unwinding ends as it should. */
 bool pev__unwind_ra_undefined(struct space *s, uint64_t pc)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
-	Dwarf_Addr bias;
-	Dwarf_CFI *cfi[2];
-	Dwarf_Frame *fr;
+	Dwarf_Frame *fr = cfi_frame(s, pc);
 	Dwarf_Op ops_mem[3], *ops;
 	size_t nops;
 
-	if (!mod)
+	if (!fr)
 		return false;
-	cfi[0] = dwfl_module_eh_cfi(mod, &bias);
-	for (int i = 0; i < 2; i++) {
-		Dwarf_Addr b = bias;
+	int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
+	int r = dwarf_frame_register(fr, ra, ops_mem, &ops, &nops);
 
-		if (i == 1)
-			cfi[1] = dwfl_module_dwarf_cfi(mod, &b);
-		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], pc - b, &fr) != 0)
-			continue;
-		int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
-		int r = dwarf_frame_register(fr, ra, ops_mem, &ops, &nops);
+	free(fr);
+	return r == 0 && nops == 0 && ops == ops_mem;
+}
 
-		free(fr);
-		return r == 0 && nops == 0 && ops == ops_mem;
-	}
-	return false;
+bool pev__unwind_cfi_signal(struct space *s, uint64_t pc)
+{
+	Dwarf_Frame *fr = cfi_frame(s, pc);
+	bool signal = false;
+
+	if (fr)
+		dwarf_frame_info(fr, NULL, NULL, &signal);
+	free(fr);
+	return signal;
+}
+
+/* libdwfl's activation flags (the first frame, a signal frame and the
+ * frame it returns to) to perf's: a pc is printed as it is after a
+ * frame whose CFI is a signal frame's, looked up as libunwind looks it
+ * up (at pc - 1 unless that pc is printed as it is). */
+static void act_from_libdw(struct unwind_state *u)
+{
+	for (size_t i = 1; i < u->n; i++)
+		u->act[i] = u->act[i] &&
+			    pev__unwind_cfi_signal(u->sp, u->pcs[i - 1] - !u->act[i - 1]);
 }
 
 /* Unwinds into u->pcs; 0, -2 when the process's maps changed under its
@@ -338,11 +367,14 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		u->n = 0;
 		u->read_failed = false;
 		dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+		act_from_libdw(u);
+		u->nr_libdw++;
 	} else {
 		u->read_failed = false;	/* the fast walk made its 0 frames */
+		u->nr_fast++;
 	}
 	if (u->read_failed && u->n && u->n < u->max &&
-	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
+	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - !u->act[u->n - 1])) {
 		/* perf's libunwind, when the stack dump ends before the
 		 * CFI does, takes one more frame whose return address reads
 		 * as 0 (printed as 0 - 1). */
@@ -411,9 +443,7 @@ int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t pc = u->pcs[i];
 
-		/* libunwind (perf) leaves the pc of a signal frame as it is;
-		 * libdw marks the frame after one as an activation. */
-		if (i > 0 && !(i + 1 < u->n && u->act[i + 1]))
+		if (!u->act[i])	/* a return address */
 			pc--;
 		if (!pc)
 			continue;
@@ -440,6 +470,7 @@ void pev__chain_unwind_release(struct pev_chain *c)
 	if (u->vdso_state > 0)
 		unlink(u->vdso_path);
 	free(u->spaces);
+	pev__rules_clear(u);
 	free(u->rules);
 	free(u->fds);
 	free(u->pcs);

@@ -40,10 +40,14 @@ struct unwind_state {
 	/* The fast path's CFI rules (fast.c's cache), by module and pc. */
 	struct cfi_rule *rules;
 	size_t rules_size, rules_used;
-	/* The frames found: pc and DWARF activation flag. */
+	/* The frames found: pc, and whether it is printed as it is (the
+	 * first frame, and the one a signal frame returns to, as perf's
+	 * libunwind gives them) rather than as a return address - 1. */
 	uint64_t *pcs;
 	bool *act;
 	size_t n, max;
+	/* Samples unwound by the walk of unwind_fast.c, and by libdwfl's. */
+	uint64_t nr_fast, nr_libdw;
 };
 
 struct cfi_rule;
@@ -58,12 +62,30 @@ bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, vo
 /* True when the CFI of pc says its caller is unknown (_start, clone). */
 bool pev__unwind_ra_undefined(struct space *s, uint64_t pc);
 
+/* True when the CFI of pc is a signal frame's ('S' augmentation). */
+bool pev__unwind_cfi_signal(struct space *s, uint64_t pc);
+
 /* unwind_fast.c: the walk of the sample in u from ip into u->pcs and
  * u->act, as perf's libunwind steps (x86-64): 0, -2 (the maps
- * changed), -ENOMEM, or FAST_FALLBACK when a frame needs what only
- * libdwfl does here (CFA expressions, signal frames). */
+ * changed), -ENOMEM, or FAST_FALLBACK when a frame's CFI is more than
+ * libunwind applies on x86-64 (a return address column other than 16). */
 #define FAST_FALLBACK 1
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip);
+/* Forgets the cached rules (and frees their expressions). */
 void pev__rules_clear(struct unwind_state *u);
+
+/* unwind_expr.c: the frame a CFI expression reads (x86-64 DWARF
+ * registers 0-15 by set, %rsp as cfa, %rip as pc). */
+struct expr_frame {
+	struct unwind_state *u;
+	const uint64_t *regs;
+	uint64_t set, cfa, pc;
+};
+/* Evaluates ops on a stack that holds push, as libunwind does: 0 and
+ * *out the value on top of the stack, or *regno >= 0 when the
+ * expression names a register (DW_OP_regN); -1 when libunwind's
+ * evaluation fails. */
+int pev__unwind_expr_eval(const Dwarf_Op *ops, size_t n, uint64_t push,
+			  const struct expr_frame *f, uint64_t *out, int *regno);
 
 #endif
