@@ -74,4 +74,10 @@ struct pev_dso *pev__dso_cache_get_module(struct pev_dso_cache *c, const char *n
 /* Reads a whole file into a malloc'ed buffer. 0 or -errno. */
 int pev_read_whole_file(const char *path, char **out, size_t *outlen);
 
+/* symbols_machine.c: whether a data map (PERF_RECORD_MISC_MMAP_DATA)
+ * holds addr in process pid, when the machine keeps them aside (without
+ * PEV_MACHINE_DATA_MAPS, for the unwinder's reads). */
+struct pev_machine;
+bool pev__machine_data_map_at(struct pev_machine *m, uint32_t pid, uint64_t addr);
+
 #endif

@@ -33,6 +33,7 @@
 
 #include <perfev/callchain.h>
 
+#include "symbol/symbols_internal.h"
 #include "unwind/unwind_internal.h"
 #include "unwind/unwind_state.h"
 
@@ -96,7 +97,7 @@ static int space_dwfl(struct space *s)
 /* The vDSO's CFI: perf reads the recorded vDSO from its build-id cache,
  * else its own; like the symbol layer, this process's is used (written
  * to a temporary file once, for libdwfl).  NULL when it cannot be. */
-static const char *vdso_file(struct unwind_state *u)
+const char *pev__unwind_vdso_file(struct unwind_state *u)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
 
@@ -137,7 +138,7 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	uint64_t base = loc.map_start - loc.map_pgoff;
 
 	if (name && !strcmp(name, "[vdso]"))
-		path = vdso_file(u);
+		path = pev__unwind_vdso_file(u);
 	if (!path || path[0] != '/')
 		return -1;
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, ip);
@@ -158,14 +159,15 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	return 0;
 }
 
-/* 8 bytes at addr from the file of the DSO mapped there. */
-static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
+/* 8 bytes at addr from the file of the DSO mapped there: 1, 0 when a
+ * map holds addr but its file cannot give them, -1 when none does. */
+static int read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 {
 	struct pev_addr_loc loc;
 
 	if (pev_machine_resolve(u->c->m, u->sp->pid, addr, PERF_RECORD_MISC_USER, &loc) < 0 ||
 	    !loc.dso || loc.kernel)
-		return false;
+		return pev__machine_data_map_at(u->c->m, u->sp->pid, addr) ? 0 : -1;
 	struct dso_fd *f = NULL;
 
 	for (size_t i = 0; i < u->nr_fds; i++)
@@ -174,12 +176,19 @@ static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 	if (!f) {
 		const char *path = pev_dso_name(loc.dso);
 
+		if (u->nr_fds >= pev__unwind_fd_budget()) {
+			/* each JIT'ed function is a file: keep fds for more */
+			for (size_t i = 0; i < u->nr_fds; i++)
+				if (u->fds[i].fd >= 0)
+					close(u->fds[i].fd);
+			u->nr_fds = 0;
+		}
 		if (u->nr_fds == u->cap_fds) {
 			size_t cap = u->cap_fds ? u->cap_fds * 2 : 16;
 			struct dso_fd *n = realloc(u->fds, cap * sizeof(*n));
 
 			if (!n)
-				return false;
+				return 0;
 			u->fds = n;
 			u->cap_fds = cap;
 		}
@@ -188,31 +197,46 @@ static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 		f->fd = path && path[0] == '/' ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	}
 	if (f->fd < 0)
-		return false;
+		return 0;
 	uint64_t off = addr - loc.map_start + loc.map_pgoff;
 
 	return pread(f->fd, out, sizeof(*out), (off_t)off) == (ssize_t)sizeof(*out);
 }
 
-bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+int pev__unwind_read_word(struct unwind_state *u, uint64_t addr, uint64_t *result)
 {
-	struct unwind_state *u = arg;
 	const struct pev_stack_user *st = &u->smp->stack_user;
 	uint64_t start = u->stack_start, end = start + st->dyn_size;
+	Dwarf_Word w;
 
-	(void)dwfl;
+	*result = 0;
 	if (addr + sizeof(*result) < addr)
-		return false;
+		return -1;
 	/* As perf's libunwind reader: the last word of the dump is read
 	 * from the DSO instead (its bound is inclusive). */
 	if (addr < start || addr + sizeof(*result) >= end) {
-		if (read_dso(u, addr, result))
-			return true;
-		u->read_failed = true;
-		return false;
+		int r = read_dso(u, addr, &w);
+
+		if (r == 1)
+			*result = w;
+		return r;
 	}
 	memcpy(result, (const char *)st->data + (addr - start), sizeof(*result));
-	return true;
+	return 1;
+}
+
+bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwind_state *u = arg;
+	uint64_t v;
+
+	(void)dwfl;
+	if (pev__unwind_read_word(u, addr, &v) == 1) {
+		*result = v;
+		return true;
+	}
+	u->read_failed = true;
+	return false;
 }
 
 static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
@@ -343,8 +367,17 @@ static void act_from_libdw(struct unwind_state *u)
 static int unwind_once(struct unwind_state *u, uint64_t ip)
 {
 	struct space *s = u->sp;
-	int r;
+	int r = FAST_FALLBACK;
 
+	u->n = 0;
+	u->read_failed = false;
+	if (u->e_machine == EM_X86_64)
+		r = pev__fast_unwind(u, ip);
+	if (r != FAST_FALLBACK) {
+		u->nr_fast += r == 0;
+		return r;	/* the fast walk made its 0 frames itself */
+	}
+	u->nr_libdw++;
 	if (space_dwfl(s) < 0)
 		return -ENOMEM;
 	r = pev__unwind_report_module(u, ip);
@@ -352,27 +385,16 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		return r;
 	if (r < 0 && !s->attached)	/* attach needs one module's ELF */
 		return -1;
+	if (!s->attached) {
+		if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
+				       &thread_cbs, u))
+			return -1;
+		s->attached = true;
+	}
 	u->n = 0;
 	u->read_failed = false;
-	r = u->e_machine == EM_X86_64 ? pev__fast_unwind(u, ip) : FAST_FALLBACK;
-	if (r == -ENOMEM || r == -2)
-		return r;
-	if (r == FAST_FALLBACK) {
-		if (!s->attached) {
-			if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
-					       &thread_cbs, u))
-				return -1;
-			s->attached = true;
-		}
-		u->n = 0;
-		u->read_failed = false;
-		dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
-		act_from_libdw(u);
-		u->nr_libdw++;
-	} else {
-		u->read_failed = false;	/* the fast walk made its 0 frames */
-		u->nr_fast++;
-	}
+	dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	act_from_libdw(u);
 	if (u->read_failed && u->n && u->n < u->max &&
 	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - !u->act[u->n - 1])) {
 		/* perf's libunwind, when the stack dump ends before the
@@ -470,6 +492,7 @@ void pev__chain_unwind_release(struct pev_chain *c)
 	if (u->vdso_state > 0)
 		unlink(u->vdso_path);
 	free(u->spaces);
+	pev__unwind_mods_release(u);
 	pev__rules_clear(u);
 	free(u->rules);
 	free(u->fds);

@@ -24,24 +24,20 @@
 #define STACK_MAX 64
 #define STEPS_MAX 4096	/* libunwind has no bound; a loop ends here */
 
-/* The byte at addr as libunwind reads it: from the aligned word. */
-static uint8_t mem_u8(struct unwind_state *u, uint64_t addr)
+/* n bytes at addr, little-endian, as libunwind reads them: a byte at a
+ * time from the aligned word holding it; false where no map holds one
+ * (perf's reader fails). */
+static bool mem_le(struct unwind_state *u, uint64_t addr, unsigned n, uint64_t *v)
 {
-	Dwarf_Word w;
-	uint64_t aligned = addr & ~7ull;
+	*v = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t a = addr + i, aligned = a & ~7ull, w;
 
-	if (!pev__unwind_memory_read(u->sp->dwfl, aligned, &w, u))
-		w = 0;
-	return (uint8_t)(w >> (8 * (addr - aligned)));
-}
-
-static uint64_t mem_le(struct unwind_state *u, uint64_t addr, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)mem_u8(u, addr + i) << (8 * i);
-	return v;
+		if (pev__unwind_read_word(u, aligned, &w) < 0)
+			return false;
+		*v |= (uint64_t)(uint8_t)(w >> (8 * (a - aligned))) << (8 * i);
+	}
+	return true;
 }
 
 /* The value of DWARF register r in frame f; false when unknown.
@@ -129,20 +125,24 @@ int pev__unwind_expr_eval(const Dwarf_Op *ops, size_t n, uint64_t push,
 			break;
 		case DW_OP_deref:
 			POP(a);
-			PUSH(mem_le(f->u, a, 8));
+			if (!mem_le(f->u, a, 8, &b))
+				return -1;
+			PUSH(b);
 			break;
 		case DW_OP_deref_size:
 			POP(a);
 			if (op->number < 1 || op->number > 8)
 				return -1;
-			if (op->number <= 2)
-				b = mem_le(f->u, a, (unsigned)op->number);
-			else if (op->number <= 4)	/* a 32-bit read, masked */
-				b = mem_le(f->u, a, 4) & (op->number == 3 ? 0xffffff : 0xffffffff);
-			else if (op->number < 8)	/* libunwind keeps the high bytes */
-				b = mem_le(f->u, a, 8) & (~0ull << (8 * op->number));
-			else
-				b = mem_le(f->u, a, 8);
+			/* a 2-byte read for 1-2, a 4-byte read masked for 3-4,
+			 * an 8-byte read for 5-8 (libunwind keeps its high
+			 * bytes for 5-7) */
+			c = op->number <= 2 ? op->number : op->number <= 4 ? 4 : 8;
+			if (!mem_le(f->u, a, (unsigned)c, &b))
+				return -1;
+			if (op->number == 3)
+				b &= 0xffffff;
+			else if (op->number > 4 && op->number < 8)
+				b &= ~0ull << (8 * op->number);
 			PUSH(b);
 			break;
 		case DW_OP_dup:

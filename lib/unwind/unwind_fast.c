@@ -230,29 +230,33 @@ static const struct cfi_rule *rule_get(struct unwind_state *u, Dwfl_Module *mod,
 }
 
 /* A word of memory as perf's libunwind reader gives it: the stack dump,
- * else the file mapped there, else 0 (its access_mem never fails). */
-static uint64_t word(struct unwind_state *u, uint64_t addr)
+ * else the file mapped there, else 0; *ok false where no map holds addr
+ * (a read libunwind sees fail). */
+static uint64_t word(struct unwind_state *u, uint64_t addr, bool *ok)
 {
-	Dwarf_Word w;
+	uint64_t w;
 
-	return pev__unwind_memory_read(u->sp->dwfl, addr, &w, u) ? w : 0;
+	*ok = pev__unwind_read_word(u, addr, &w) >= 0;
+	return w;
 }
 
 /* libunwind's test for a PLT stub at ip (jmp *x(%rip); push $n; jmp). */
 static bool plt_entry(struct unwind_state *u, uint64_t ip)
 {
-	uint64_t w0 = word(u, ip), w1 = word(u, ip + 8);
+	bool ok0, ok1;
+	uint64_t w0 = word(u, ip, &ok0), w1 = word(u, ip + 8, &ok1);
 
-	return (w0 & 0xffff) == 0x25ff && (w0 >> 48 & 0xff) == 0x68 &&
+	return ok0 && ok1 && (w0 & 0xffff) == 0x25ff && (w0 >> 48 & 0xff) == 0x68 &&
 	       (w1 >> 24 & 0xff) == 0xe9;
 }
 
-/* The walk's registers: DWARF 0-16 (bit i of set: known), the pc and
- * the CFA (libunwind's %rsp), and the sampled registers, which a rule
- * naming a register by DW_OP_regN reads (libunwind's register
- * locations are the sample's). */
+/* The walk's registers: DWARF 0-16 (bit i of set: known; of bad: saved
+ * where no map is, so that libunwind fails to read it when it needs
+ * it), the pc and the CFA (libunwind's %rsp), and the sampled
+ * registers, which a rule naming a register by DW_OP_regN reads
+ * (libunwind's register locations are the sample's). */
 struct walk {
-	uint64_t regs[UNWIND_DWARF_REGS], set, pc, cfa;
+	uint64_t regs[UNWIND_DWARF_REGS], set, bad, pc, cfa;
 	uint64_t regs0[UNWIND_DWARF_REGS], set0;
 };
 
@@ -261,7 +265,7 @@ struct walk {
 static bool eval(struct unwind_state *u, const struct walk *w, const struct cfi_rule *r,
 		 size_t x, size_t n, uint64_t push, uint64_t *out, int *regno)
 {
-	struct expr_frame f = { .u = u, .regs = w->regs, .set = w->set,
+	struct expr_frame f = { .u = u, .regs = w->regs, .set = w->set & ~w->bad,
 				.cfa = w->cfa, .pc = w->pc };
 
 	return pev__unwind_expr_eval(r->ops + x, n, push, &f, out, regno) == 0;
@@ -271,77 +275,82 @@ static bool eval(struct unwind_state *u, const struct walk *w, const struct cfi_
  * apply_reg_state: 1, or 0 where the walk ends. */
 static int step_rule(struct unwind_state *u, struct walk *w, const struct cfi_rule *rule)
 {
-	uint64_t nregs_v[NREGS], nset = 0, cfa, v;
-	bool pc_undef = false;
+	uint64_t nregs_v[NREGS], nset = 0, nbad = 0, cfa, v;
+	bool pc_undef = false, ok;
 	int regno;
 
 	if (rule->cfa_n) {
 		if (!eval(u, w, rule, rule->cfa_x, rule->cfa_n, 0, &cfa, &regno) || regno >= 0)
 			return 0;	/* libunwind: a CFA in a register is bad */
+	} else if (rule->cfa_reg == RSP) {
+		cfa = w->cfa + (uint64_t)rule->cfa_off;
 	} else {
-		if (!(w->set >> rule->cfa_reg & 1) && rule->cfa_reg != RSP)
+		if (!(w->set >> rule->cfa_reg & 1) || (w->bad >> rule->cfa_reg & 1))
 			return 0;	/* libunwind: no such register, stop */
-		cfa = (rule->cfa_reg == RSP ? w->cfa : w->regs[rule->cfa_reg]) +
-		      (uint64_t)rule->cfa_off;
+		cfa = w->regs[rule->cfa_reg] + (uint64_t)rule->cfa_off;
 	}
 	for (int i = 0; i < NREGS; i++) {
 		int64_t a = rule->arg[i];
+		uint64_t from = 0;	/* the register whose value i takes */
 
 		switch (rule->kind[i]) {
 		case R_UNDEF:
 			if (i == RA)
 				pc_undef = true;
-			break;
+			continue;
 		case R_NONE:	/* libunwind: the same value */
 		case R_SAME:
-			if (w->set >> i & 1) {
-				nregs_v[i] = w->regs[i];
-				nset |= 1ull << i;
-			}
+			from = (uint64_t)i;
+			break;
+		case R_REG:
+			from = (uint64_t)a;
 			break;
 		case R_LOC:
-			nregs_v[i] = word(u, cfa + (uint64_t)a);
+			nregs_v[i] = word(u, cfa + (uint64_t)a, &ok);
 			nset |= 1ull << i;
-			break;
+			nbad |= (uint64_t)!ok << i;
+			continue;
 		case R_VAL:
 			nregs_v[i] = cfa + (uint64_t)a;
 			nset |= 1ull << i;
-			break;
-		case R_REG:
-			if (w->set >> a & 1) {
-				nregs_v[i] = w->regs[a];
-				nset |= 1ull << i;
-			}
-			break;
+			continue;
 		case R_EXPR:
 		case R_VALX:
 			if (!eval(u, w, rule, (size_t)a, rule->nops[i], cfa, &v, &regno))
 				return 0;
+			ok = true;
 			if (regno >= 0 && rule->kind[i] == R_EXPR) {
 				/* the register as sampled */
 				if (!(w->set0 >> regno & 1))
-					break;
+					continue;
 				v = w->regs0[regno];
 			} else if (regno >= 0) {
 				v = (uint64_t)regno;
 			} else if (rule->kind[i] == R_EXPR) {
-				v = word(u, v);
+				v = word(u, v, &ok);
 			}
 			nregs_v[i] = v;
 			nset |= 1ull << i;
-			break;
+			nbad |= (uint64_t)!ok << i;
+			continue;
 		default:
-			break;
+			continue;
+		}
+		if (w->set >> from & 1) {
+			nregs_v[i] = w->regs[from];
+			nset |= 1ull << i;
+			nbad |= (w->bad >> from & 1) << i;
 		}
 	}
 	/* The end: an undefined return address, or (x86-64 ABI) an
-	 * undefined %rbp. */
-	if (pc_undef || !(nset >> RBP & 1) || !(nset >> RA & 1))
+	 * undefined %rbp; a return address libunwind cannot read. */
+	if (pc_undef || !(nset >> RBP & 1) || !(nset >> RA & 1) || (nbad >> RA & 1))
 		return 0;
 	uint64_t prev_pc = w->pc, prev_cfa = w->cfa;
 
 	memcpy(w->regs, nregs_v, sizeof(nregs_v));
 	w->set = nset | 1ull << RSP;
+	w->bad = nbad & ~(1ull << RSP);
 	w->cfa = cfa;
 	w->regs[RSP] = cfa;
 	w->pc = w->regs[RA];
@@ -352,7 +361,6 @@ static int step_rule(struct unwind_state *u, struct walk *w, const struct cfi_ru
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 {
 	struct walk w;
-	struct space *s = u->sp;
 	bool prev_instr = false;	/* look the CFI up at pc - 1 */
 	bool as_is = true;		/* print pc as it is (not - 1) */
 
@@ -361,48 +369,54 @@ int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 		return FAST_FALLBACK;
 	memcpy(w.regs0, w.regs, sizeof(w.regs));
 	w.set0 = w.set;
+	w.bad = 0;
 	w.pc = ip;
 	w.cfa = w.regs[RSP];		/* libunwind's rsp is its CFA */
 	u->n = 0;
+	u->mod_lo = u->mod_hi = 0;	/* the maps may have changed */
 	for (;;) {
 		u->pcs[u->n] = w.pc;
 		u->act[u->n] = as_is;
 		u->n++;
 		if (u->n >= u->max)
 			return 0;
-		int r = pev__unwind_report_module(u, w.pc);
+		uint64_t look = prev_instr ? w.pc - 1 : w.pc, delta;
+		Dwfl_Module *mod;
 
-		if (r == -2)
-			return r;
-		uint64_t look = prev_instr ? w.pc - 1 : w.pc;
-		Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, look);
-		const struct cfi_rule *rule = mod ? rule_get(u, mod, look) : NULL;
-
+		if (pev__unwind_fast_module(u, look, &mod, &delta) < 0)
+			return -ENOMEM;
 		if (!mod)
 			return 0;	/* perf: no map, no DSO: the end */
+		const struct cfi_rule *rule = rule_get(u, mod, look - delta);
+
 		if (!rule)
 			return -ENOMEM;
 		as_is = false;
 		if (!rule->found) {
 			/* No FDE in the DSO: libunwind's guesses. */
+			bool ok = true, ok2 = true;
+
 			if (plt_entry(u, w.pc)) {
 				/* A call into the stub: the return address
 				 * is at the CFA, nothing else saved. */
-				w.pc = word(u, w.cfa);
+				w.pc = word(u, w.cfa, &ok);
 				w.cfa += 8;
 			} else {
 				uint64_t rbp = w.regs[RBP];
 
-				if (!(w.set >> RBP & 1) || !rbp || rbp < w.cfa ||
-				    rbp - w.cfa > 0x4000)
+				if (!(w.set >> RBP & 1) || (w.bad >> RBP & 1) || !rbp ||
+				    rbp < w.cfa || rbp - w.cfa > 0x4000)
 					return 0;
 				/* rbp taken as a frame pointer */
-				w.regs[RBP] = word(u, rbp);
-				w.pc = word(u, rbp + 8);
+				w.regs[RBP] = word(u, rbp, &ok);
+				w.pc = word(u, rbp + 8, &ok2);
 				w.cfa += 16;
 				w.set = 1ull << RBP;
+				w.bad = 0;
 				prev_instr = true;
 			}
+			if (!ok || !ok2)
+				return 0;	/* libunwind: a failed read */
 			w.regs[RSP] = w.cfa;
 			w.set |= 1ull << RSP;
 			continue;

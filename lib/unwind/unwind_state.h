@@ -40,6 +40,12 @@ struct unwind_state {
 	/* The fast path's CFI rules (fast.c's cache), by module and pc. */
 	struct cfi_rule *rules;
 	size_t rules_size, rules_used;
+	/* The fast path's modules (unwind_mods.c), by DSO and base, and
+	 * the map of the last one found in this sample. */
+	struct fast_mod *mods;
+	size_t mods_size, mods_used;
+	uint64_t mod_lo, mod_hi, mod_delta;
+	Dwfl_Module *mod_last;
 	/* The frames found: pc, and whether it is printed as it is (the
 	 * first frame, and the one a signal frame returns to, as perf's
 	 * libunwind gives them) rather than as a return address - 1. */
@@ -51,11 +57,20 @@ struct unwind_state {
 };
 
 struct cfi_rule;
+struct fast_mod;
+
+/* The file holding this process's vDSO (written once); NULL when none. */
+const char *pev__unwind_vdso_file(struct unwind_state *u);
 
 /* Makes sure the DSO mapped at ip is a module of the process's Dwfl:
  * 0, -1 when no file backs ip, -2 when a module sits at another base
  * (the process's maps changed). */
 int pev__unwind_report_module(struct unwind_state *u, uint64_t ip);
+/* A word of the sample's memory as perf's reader gives it: 1 from the
+ * stack dump or the mapped file; 0 (and *v 0) where a map holds addr but
+ * gives nothing (perf's reader: 0, read as a success by libunwind); -1
+ * where no map does (a failure, which ends libunwind's step). */
+int pev__unwind_read_word(struct unwind_state *u, uint64_t addr, uint64_t *v);
 /* libdwfl's memory_read callback: the stack dump, else the DSO file; a
  * failure sets u->read_failed. */
 bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
@@ -73,6 +88,15 @@ bool pev__unwind_cfi_signal(struct space *s, uint64_t pc);
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip);
 /* Forgets the cached rules (and frees their expressions). */
 void pev__rules_clear(struct unwind_state *u);
+
+/* unwind_mods.c: the module (its own Dwfl) of the file perf's maps
+ * place at pc in the sample's process, and what to take from pc for an
+ * address in it: 0 and *mod, NULL when no file backs pc; -ENOMEM. */
+int pev__unwind_fast_module(struct unwind_state *u, uint64_t pc, Dwfl_Module **mod,
+			    uint64_t *delta);
+void pev__unwind_mods_release(struct unwind_state *u);
+/* How many files each of the unwinder's caches may hold open. */
+size_t pev__unwind_fd_budget(void);
 
 /* unwind_expr.c: the frame a CFI expression reads (x86-64 DWARF
  * registers 0-15 by set, %rsp as cfa, %rip as pc). */
