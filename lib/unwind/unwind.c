@@ -1,23 +1,23 @@
-/* DWARF unwinding of user stacks (PERF_SAMPLE_REGS_USER + STACK_USER)
- * with elfutils' libdwfl unwinder.
+/* DWARF unwinding of user stacks (PERF_SAMPLE_REGS_USER + STACK_USER).
  *
- * One Dwfl per process (address space) for the whole file: the DSOs of
- * its maps are reported once, at their load bias (map start - pgoff, as
- * perf reports them), when an unwound address first falls in them, and
- * libdw keeps their ELF, .eh_frame and .debug_frame for every later
- * sample.  perf 6.1 builds a new Dwfl (and so re-reads every CFI) per
- * sample: most of the difference in speed.  A module found at another
- * base than the map says means the process's maps changed under it
- * (exec, dlclose): its Dwfl is dropped and built again.
+ * On x86-64 the walk is unwind_fast.c's (perf's libunwind rules, CFI
+ * from libdw, each file a libdwfl module of its own: unwind_mods.c).
+ * What it does not apply, and other machines, go to libdwfl's unwinder
+ * here: one Dwfl per process (address space) for the whole file, the
+ * DSOs of its maps reported once, at their load bias (map start - pgoff,
+ * as perf reports them), when an unwound address first falls in them.
+ * A module found at another base than the map says means the process's
+ * maps changed under it (exec, dlclose): its Dwfl is dropped and built
+ * again.  perf 6.1 builds a new Dwfl (and so re-reads every CFI) per
+ * sample: most of the difference in speed.
  *
  * Memory reads are served from the sample's stack dump, and outside it
  * from the file of the DSO mapped there.  The frames are those of
  * perf 6.1 as Debian builds it (with libunwind): the first frame at the
- * sampled user IP, every caller at its return address - 1 (unless it is
- * a signal frame), an address 0 skipped; the unwinding stops at max_stack
- * frames or where the CFI or the memory ends, keeping what it found
- * (unwind_fast.c has perf's rules for each step; libdwfl's own walk is
- * left for what it does not apply). */
+ * sampled user IP, every caller at its return address - 1 (unless the
+ * frame before it is a signal frame), an address 0 skipped; the
+ * unwinding stops at max_stack frames or where the CFI or the memory
+ * ends, keeping what it found. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -150,6 +150,8 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 		if (start != base)
 			return -2;	/* the maps changed: the caller starts again */
 	} else {
+		if (!pev__unwind_file_cfi_ok(path))
+			return -1;	/* see unwind_cfi_check.c */
 		mod = dwfl_report_elf(s->dwfl, name, path, -1, base, false);
 		if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
 			return -1;

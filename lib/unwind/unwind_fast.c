@@ -12,9 +12,11 @@
  *    first);
  *  - each register is undefined, the same value, saved at CFA + n, the
  *    value CFA + n, another register, saved where an expression says or
- *    an expression's value; a memory word perf cannot read (past the
- *    stack dump, in no mapped file) reads as 0, as perf's access_mem
- *    gives it; an expression libunwind cannot evaluate ends the walk;
+ *    an expression's value; a memory word in a map that gives nothing
+ *    (the [stack] past the dump) reads as 0, as perf's access_mem gives
+ *    it; a word no map holds fails, and libunwind's step fails where it
+ *    needs it (a return address, a CFA register, an expression's
+ *    operand); an expression libunwind cannot evaluate ends the walk;
  *  - after a signal frame (an 'S' CIE: __restore_rt, whose rules read
  *    the interrupted registers from the ucontext on the stack) the next
  *    pc is looked up and printed as it is, not as a return address - 1;
@@ -217,7 +219,7 @@ static const struct cfi_rule *rule_get(struct unwind_state *u, Dwfl_Module *mod,
 
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0) {
 		fr = NULL;
-		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		cfi = pev__unwind_debug_cfi(mod, &bias);
 		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0)
 			fr = NULL;
 	}

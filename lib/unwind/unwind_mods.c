@@ -139,7 +139,29 @@ static Dwfl_Module *mod_report(struct unwind_state *u, const struct pev_addr_loc
 	Dwfl_Module *mod = dwfl_report_elf(*dwfl, name, path, -1, base, true);
 
 	dwfl_report_end(*dwfl, NULL, NULL);
+	GElf_Addr bias;
+
+	/* CFI libdw cannot be trusted with: as if no file were there */
+	if (mod && !pev__unwind_elf_cfi_ok(dwfl_module_getelf(mod, &bias), ".eh_frame"))
+		return NULL;
 	return mod;
+}
+
+Dwarf_CFI *pev__unwind_debug_cfi(Dwfl_Module *mod, Dwarf_Addr *bias)
+{
+	void **ud;
+	Dwarf_Addr b;
+
+	/* the check's answer, kept in the module's user data */
+	if (!dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		return NULL;
+	if (!*ud) {
+		Dwarf *dw = dwfl_module_getdwarf(mod, &b);
+
+		*ud = (void *)(uintptr_t)(!dw || pev__unwind_elf_cfi_ok(dwarf_getelf(dw), ".debug_frame")
+					  ? 1 : 2);
+	}
+	return *ud == (void *)1 ? dwfl_module_dwarf_cfi(mod, bias) : NULL;
 }
 
 int pev__unwind_fast_module(struct unwind_state *u, uint64_t pc, Dwfl_Module **out,

@@ -98,6 +98,16 @@ void pev__unwind_mods_release(struct unwind_state *u);
 /* How many files each of the unwinder's caches may hold open. */
 size_t pev__unwind_fd_budget(void);
 
+/* unwind_cfi_check.c: false when a CFI section (.eh_frame when eh, else
+ * .debug_frame) names a register libdw would grow its tables to without
+ * bound; true otherwise.  elf_cfi_ok looks the section up by name. */
+bool pev__unwind_cfi_section_ok(Elf *elf, Elf_Data *d, bool eh);
+bool pev__unwind_elf_cfi_ok(Elf *elf, const char *section);
+bool pev__unwind_file_cfi_ok(const char *path);
+/* unwind_mods.c: mod's .debug_frame CFI (from its debug file), NULL when
+ * it has none or it fails the check above. */
+Dwarf_CFI *pev__unwind_debug_cfi(Dwfl_Module *mod, Dwarf_Addr *bias);
+
 /* unwind_expr.c: the frame a CFI expression reads (x86-64 DWARF
  * registers 0-15 by set, %rsp as cfa, %rip as pc). */
 struct expr_frame {
