@@ -169,9 +169,7 @@ static bool cie_at(const unsigned char *ident, Elf_Data *d, bool eh, Dwarf_Off o
 
 			if (!skip_ptr(&p, end, penc, 8))
 				return false;
-		} else if (*a != 'S' && *a != 'B') {
-			return false;
-		}
+		}	/* others ('S', unknown): no data, as libdw reads them */
 	}
 	return true;
 }
