@@ -183,10 +183,33 @@ bool pev__unwind_cfi_section_ok(Elf *elf, Elf_Data *d, bool eh)
 
 	if (!ident || !d)
 		return true;
-	/* An entry not understood is skipped: libdw cannot run it either. */
-	for (; dwarf_next_cfi(ident, d, eh, off, &next, &e) == 0 && next > off; off = next) {
+	/* An entry not understood is skipped: libdw cannot run it either;
+	 * one dwarf_next_cfi refuses is stepped over by its length, as
+	 * libdw's search for an FDE steps over it. */
+	for (; off < d->d_size; off = next) {
 		Dwarf_CIE cie;
 		uint8_t enc;
+
+		if (dwarf_next_cfi(ident, d, eh, off, &next, &e) != 0 || next <= off) {
+			uint32_t len32;
+			uint64_t len;
+
+			if (d->d_size - off < 4)
+				break;
+			memcpy(&len32, (const char *)d->d_buf + off, 4);
+			len = len32;
+			next = off + 4;
+			if (len32 == 0xffffffff) {
+				if (d->d_size - off < 12)
+					break;
+				memcpy(&len, (const char *)d->d_buf + off + 4, 8);
+				next = off + 12;
+			}
+			if (len > d->d_size - next)
+				break;
+			next += len;
+			continue;
+		}
 
 		if (e.CIE_id == LIBDW_CIE_ID) {
 			if (cie_at(ident, d, eh, off, &cie, &enc) &&
