@@ -87,4 +87,10 @@ struct pev_a2l_syms *pev__a2l_syms_load(const char *path);
 void pev__a2l_syms_free(struct pev_a2l_syms *a);
 int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char **file);
 
+/* symbols_machine.c: whether a data map (PERF_RECORD_MISC_MMAP_DATA)
+ * holds addr in process pid, when the machine keeps them aside (without
+ * PEV_MACHINE_DATA_MAPS, for the unwinder's reads). */
+struct pev_machine;
+bool pev__machine_data_map_at(struct pev_machine *m, uint32_t pid, uint64_t addr);
+
 #endif

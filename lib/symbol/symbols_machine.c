@@ -28,6 +28,10 @@ struct proc {
 	uint32_t pid;
 	bool used;
 	struct maps maps;
+	/* Data maps, without PEV_MACHINE_DATA_MAPS: kept aside, without a
+	 * DSO, for the unwinder (perf's reader gives 0 in a map, fails
+	 * outside any). */
+	struct maps data;
 };
 
 /* A name as /proc/PID/comm shows it: the kernel's proc_task_name fills
@@ -126,6 +130,7 @@ static struct proc *proc_findnew(struct pev_machine *m, uint32_t pid)
 	p->used = true;
 	p->pid = pid;
 	memset(&p->maps, 0, sizeof(p->maps));
+	memset(&p->data, 0, sizeof(p->data));
 	p->maps.uid = ++m->next_uid;
 	m->procs.nr++;
 	return p;
@@ -218,8 +223,10 @@ PEV_EXPORT void pev_machine_free(struct pev_machine *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->procs.cap; i++)
-		if (m->procs.v[i].used)
+		if (m->procs.v[i].used) {
 			free(m->procs.v[i].maps.v);
+			free(m->procs.v[i].data.v);
+		}
 	free(m->procs.v);
 	free(m->threads.v);
 	free(m->kernel.v);
@@ -294,6 +301,20 @@ static const struct map *maps_find(const struct maps *ms, uint64_t ip)
 	return NULL;
 }
 
+/* A copy of src's maps into *dst (empty when src has none). */
+static int maps_copy(struct maps *dst, const struct maps *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (!src->nr)
+		return 0;
+	dst->v = malloc(src->nr * sizeof(*dst->v));
+	if (!dst->v)
+		return -ENOMEM;
+	memcpy(dst->v, src->v, src->nr * sizeof(*dst->v));
+	dst->nr = dst->cap = src->nr;
+	return 0;
+}
+
 static bool is_anon(const char *f)
 {
 	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
@@ -345,8 +366,12 @@ static int process_mmap(struct pev_machine *m, const struct pev_record *rec)
 
 	bool data = rec->misc & PERF_RECORD_MISC_MMAP_DATA;
 
-	if (data && !(m->flags & PEV_MACHINE_DATA_MAPS))
-		return 0;
+	if (data && !(m->flags & PEV_MACHINE_DATA_MAPS)) {
+		struct proc *p = kernel || !mm->len || nm.end < nm.start ? NULL :
+				 proc_findnew(m, mm->pid);
+
+		return p ? maps_insert(m, &p->data, &nm) : 0;
+	}
 	if (!mm->len || nm.end < nm.start)
 		return 0;
 	if (rec->type == PERF_RECORD_MMAP2 && mm->has_build_id && mm->build_id_size &&
@@ -425,6 +450,8 @@ static int process_comm(struct pev_machine *m, const struct pev_record *rec)
 			p->maps.nr = 0;
 			p->maps.uid = ++m->next_uid;
 		}
+		if (p)
+			p->data.nr = 0;
 	}
 	return 0;
 }
@@ -448,25 +475,33 @@ static int process_fork(struct pev_machine *m, const struct pev_record *rec)
 	if (f->pid == f->ppid || f->pid == f->ptid)
 		return 0;	/* a new thread: it shares its process's maps */
 	struct proc *pp = proc_find(m, f->ppid);
-	struct maps copy = { 0 };
+	struct maps copy = { 0 }, dcopy = { 0 };
 
-	if (pp && pp->maps.nr) {
-		copy.v = malloc(pp->maps.nr * sizeof(*copy.v));
-		if (!copy.v)
-			return -ENOMEM;
-		memcpy(copy.v, pp->maps.v, pp->maps.nr * sizeof(*copy.v));
-		copy.nr = copy.cap = pp->maps.nr;
+	if ((pp && maps_copy(&copy, &pp->maps) < 0) ||
+	    (pp && maps_copy(&dcopy, &pp->data) < 0)) {
+		free(copy.v);
+		return -ENOMEM;
 	}
 	struct proc *np = proc_findnew(m, f->pid);	/* may move pp */
 
 	if (!np) {
 		free(copy.v);
+		free(dcopy.v);
 		return -ENOMEM;
 	}
 	free(np->maps.v);
+	free(np->data.v);
 	np->maps = copy;
 	np->maps.uid = ++m->next_uid;
+	np->data = dcopy;
 	return 0;
+}
+
+bool pev__machine_data_map_at(struct pev_machine *m, uint32_t pid, uint64_t addr)
+{
+	struct proc *p = proc_find(m, pid);
+
+	return p && maps_find(&p->data, addr);
 }
 
 PEV_EXPORT int pev_machine_process(struct pev_machine *m,

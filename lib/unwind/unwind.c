@@ -1,23 +1,23 @@
-/* DWARF unwinding of user stacks (PERF_SAMPLE_REGS_USER + STACK_USER)
- * with elfutils' libdwfl unwinder.
+/* DWARF unwinding of user stacks (PERF_SAMPLE_REGS_USER + STACK_USER).
  *
- * One Dwfl per process (address space) for the whole file: the DSOs of
- * its maps are reported once, at their load bias (map start - pgoff, as
- * perf reports them), when an unwound address first falls in them, and
- * libdw keeps their ELF, .eh_frame and .debug_frame for every later
- * sample.  perf 6.1 builds a new Dwfl (and so re-reads every CFI) per
- * sample: most of the difference in speed.  A module found at another
- * base than the map says means the process's maps changed under it
- * (exec, dlclose): its Dwfl is dropped and built again.
+ * On x86-64 the walk is unwind_fast.c's (perf's libunwind rules, CFI
+ * from libdw, each file a libdwfl module of its own: unwind_mods.c).
+ * What it does not apply, and other machines, go to libdwfl's unwinder
+ * here: one Dwfl per process (address space) for the whole file, the
+ * DSOs of its maps reported once, at their load bias (map start - pgoff,
+ * as perf reports them), when an unwound address first falls in them.
+ * A module found at another base than the map says means the process's
+ * maps changed under it (exec, dlclose): its Dwfl is dropped and built
+ * again.  perf 6.1 builds a new Dwfl (and so re-reads every CFI) per
+ * sample: most of the difference in speed.
  *
  * Memory reads are served from the sample's stack dump, and outside it
  * from the file of the DSO mapped there.  The frames are those of
  * perf 6.1 as Debian builds it (with libunwind): the first frame at the
- * sampled user IP, every caller at its return address - 1 (unless it is
- * a signal frame), an address 0 skipped; the unwinding stops at max_stack
- * frames or where the CFI or the memory ends, keeping what it found
- * (unwind_fast.c has perf's rules for each step; libdwfl's own walk is
- * left for what it does not apply). */
+ * sampled user IP, every caller at its return address - 1 (unless the
+ * frame before it is a signal frame), an address 0 skipped; the
+ * unwinding stops at max_stack frames or where the CFI or the memory
+ * ends, keeping what it found. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +33,7 @@
 
 #include <perfev/callchain.h>
 
+#include "symbol/symbols_internal.h"
 #include "unwind/unwind_internal.h"
 #include "unwind/unwind_state.h"
 
@@ -96,7 +97,7 @@ static int space_dwfl(struct space *s)
 /* The vDSO's CFI: perf reads the recorded vDSO from its build-id cache,
  * else its own; like the symbol layer, this process's is used (written
  * to a temporary file once, for libdwfl).  NULL when it cannot be. */
-static const char *vdso_file(struct unwind_state *u)
+const char *pev__unwind_vdso_file(struct unwind_state *u)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
 
@@ -137,7 +138,7 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	uint64_t base = loc.map_start - loc.map_pgoff;
 
 	if (name && !strcmp(name, "[vdso]"))
-		path = vdso_file(u);
+		path = pev__unwind_vdso_file(u);
 	if (!path || path[0] != '/')
 		return -1;
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, ip);
@@ -149,6 +150,8 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 		if (start != base)
 			return -2;	/* the maps changed: the caller starts again */
 	} else {
+		if (!pev__unwind_file_cfi_ok(path))
+			return -1;	/* see unwind_cfi_check.c */
 		mod = dwfl_report_elf(s->dwfl, name, path, -1, base, false);
 		if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
 			return -1;
@@ -158,14 +161,15 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	return 0;
 }
 
-/* 8 bytes at addr from the file of the DSO mapped there. */
-static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
+/* 8 bytes at addr from the file of the DSO mapped there: 1, 0 when a
+ * map holds addr but its file cannot give them, -1 when none does. */
+static int read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 {
 	struct pev_addr_loc loc;
 
 	if (pev_machine_resolve(u->c->m, u->sp->pid, addr, PERF_RECORD_MISC_USER, &loc) < 0 ||
 	    !loc.dso || loc.kernel)
-		return false;
+		return pev__machine_data_map_at(u->c->m, u->sp->pid, addr) ? 0 : -1;
 	struct dso_fd *f = NULL;
 
 	for (size_t i = 0; i < u->nr_fds; i++)
@@ -174,12 +178,19 @@ static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 	if (!f) {
 		const char *path = pev_dso_name(loc.dso);
 
+		if (u->nr_fds >= pev__unwind_fd_budget()) {
+			/* each JIT'ed function is a file: keep fds for more */
+			for (size_t i = 0; i < u->nr_fds; i++)
+				if (u->fds[i].fd >= 0)
+					close(u->fds[i].fd);
+			u->nr_fds = 0;
+		}
 		if (u->nr_fds == u->cap_fds) {
 			size_t cap = u->cap_fds ? u->cap_fds * 2 : 16;
 			struct dso_fd *n = realloc(u->fds, cap * sizeof(*n));
 
 			if (!n)
-				return false;
+				return 0;
 			u->fds = n;
 			u->cap_fds = cap;
 		}
@@ -188,31 +199,46 @@ static bool read_dso(struct unwind_state *u, uint64_t addr, Dwarf_Word *out)
 		f->fd = path && path[0] == '/' ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	}
 	if (f->fd < 0)
-		return false;
+		return 0;
 	uint64_t off = addr - loc.map_start + loc.map_pgoff;
 
 	return pread(f->fd, out, sizeof(*out), (off_t)off) == (ssize_t)sizeof(*out);
 }
 
-bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+int pev__unwind_read_word(struct unwind_state *u, uint64_t addr, uint64_t *result)
 {
-	struct unwind_state *u = arg;
 	const struct pev_stack_user *st = &u->smp->stack_user;
 	uint64_t start = u->stack_start, end = start + st->dyn_size;
+	Dwarf_Word w;
 
-	(void)dwfl;
+	*result = 0;
 	if (addr + sizeof(*result) < addr)
-		return false;
+		return -1;
 	/* As perf's libunwind reader: the last word of the dump is read
 	 * from the DSO instead (its bound is inclusive). */
 	if (addr < start || addr + sizeof(*result) >= end) {
-		if (read_dso(u, addr, result))
-			return true;
-		u->read_failed = true;
-		return false;
+		int r = read_dso(u, addr, &w);
+
+		if (r == 1)
+			*result = w;
+		return r;
 	}
 	memcpy(result, (const char *)st->data + (addr - start), sizeof(*result));
-	return true;
+	return 1;
+}
+
+bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwind_state *u = arg;
+	uint64_t v;
+
+	(void)dwfl;
+	if (pev__unwind_read_word(u, addr, &v) == 1) {
+		*result = v;
+		return true;
+	}
+	u->read_failed = true;
+	return false;
 }
 
 static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
@@ -279,34 +305,63 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* The CFI frame of pc (.eh_frame, else .debug_frame), to be freed;
+ * NULL when neither has one. */
+static Dwarf_Frame *cfi_frame(struct space *s, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr;
+
+	if (!mod)
+		return NULL;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+		return fr;
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+		return fr;
+	return NULL;
+}
+
 /* True when the CFI of pc says its caller is unknown (the outermost
  * frame: _start, clone), where the unwinding ends as it should. */
 bool pev__unwind_ra_undefined(struct space *s, uint64_t pc)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
-	Dwarf_Addr bias;
-	Dwarf_CFI *cfi[2];
-	Dwarf_Frame *fr;
+	Dwarf_Frame *fr = cfi_frame(s, pc);
 	Dwarf_Op ops_mem[3], *ops;
 	size_t nops;
 
-	if (!mod)
+	if (!fr)
 		return false;
-	cfi[0] = dwfl_module_eh_cfi(mod, &bias);
-	for (int i = 0; i < 2; i++) {
-		Dwarf_Addr b = bias;
+	int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
+	int r = dwarf_frame_register(fr, ra, ops_mem, &ops, &nops);
 
-		if (i == 1)
-			cfi[1] = dwfl_module_dwarf_cfi(mod, &b);
-		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], pc - b, &fr) != 0)
-			continue;
-		int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
-		int r = dwarf_frame_register(fr, ra, ops_mem, &ops, &nops);
+	free(fr);
+	return r == 0 && nops == 0 && ops == ops_mem;
+}
 
-		free(fr);
-		return r == 0 && nops == 0 && ops == ops_mem;
-	}
-	return false;
+bool pev__unwind_cfi_signal(struct space *s, uint64_t pc)
+{
+	Dwarf_Frame *fr = cfi_frame(s, pc);
+	bool signal = false;
+
+	if (fr)
+		dwarf_frame_info(fr, NULL, NULL, &signal);
+	free(fr);
+	return signal;
+}
+
+/* libdwfl's activation flags (the first frame, a signal frame and the
+ * frame it returns to) to perf's: a pc is printed as it is after a
+ * frame whose CFI is a signal frame's, looked up as libunwind looks it
+ * up (at pc - 1 unless that pc is printed as it is). */
+static void act_from_libdw(struct unwind_state *u)
+{
+	for (size_t i = 1; i < u->n; i++)
+		u->act[i] = u->act[i] &&
+			    pev__unwind_cfi_signal(u->sp, u->pcs[i - 1] - !u->act[i - 1]);
 }
 
 /* Unwinds into u->pcs; 0, -2 when the process's maps changed under its
@@ -314,8 +369,17 @@ bool pev__unwind_ra_undefined(struct space *s, uint64_t pc)
 static int unwind_once(struct unwind_state *u, uint64_t ip)
 {
 	struct space *s = u->sp;
-	int r;
+	int r = FAST_FALLBACK;
 
+	u->n = 0;
+	u->read_failed = false;
+	if (u->e_machine == EM_X86_64)
+		r = pev__fast_unwind(u, ip);
+	if (r != FAST_FALLBACK) {
+		u->nr_fast += r == 0;
+		return r;	/* the fast walk made its 0 frames itself */
+	}
+	u->nr_libdw++;
 	if (space_dwfl(s) < 0)
 		return -ENOMEM;
 	r = pev__unwind_report_module(u, ip);
@@ -323,26 +387,18 @@ static int unwind_once(struct unwind_state *u, uint64_t ip)
 		return r;
 	if (r < 0 && !s->attached)	/* attach needs one module's ELF */
 		return -1;
+	if (!s->attached) {
+		if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
+				       &thread_cbs, u))
+			return -1;
+		s->attached = true;
+	}
 	u->n = 0;
 	u->read_failed = false;
-	r = u->e_machine == EM_X86_64 ? pev__fast_unwind(u, ip) : FAST_FALLBACK;
-	if (r == -ENOMEM || r == -2)
-		return r;
-	if (r == FAST_FALLBACK) {
-		if (!s->attached) {
-			if (!dwfl_attach_state(s->dwfl, NULL, (pid_t)s->pid ? (pid_t)s->pid : 1,
-					       &thread_cbs, u))
-				return -1;
-			s->attached = true;
-		}
-		u->n = 0;
-		u->read_failed = false;
-		dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
-	} else {
-		u->read_failed = false;	/* the fast walk made its 0 frames */
-	}
+	dwfl_getthread_frames(s->dwfl, dwfl_pid(s->dwfl), frame_cb, u);
+	act_from_libdw(u);
 	if (u->read_failed && u->n && u->n < u->max &&
-	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - (u->n > 1))) {
+	    !pev__unwind_ra_undefined(s, u->pcs[u->n - 1] - !u->act[u->n - 1])) {
 		/* perf's libunwind, when the stack dump ends before the
 		 * CFI does, takes one more frame whose return address reads
 		 * as 0 (printed as 0 - 1). */
@@ -411,9 +467,7 @@ int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t pc = u->pcs[i];
 
-		/* libunwind (perf) leaves the pc of a signal frame as it is;
-		 * libdw marks the frame after one as an activation. */
-		if (i > 0 && !(i + 1 < u->n && u->act[i + 1]))
+		if (!u->act[i])	/* a return address */
 			pc--;
 		if (!pc)
 			continue;
@@ -440,6 +494,8 @@ void pev__chain_unwind_release(struct pev_chain *c)
 	if (u->vdso_state > 0)
 		unlink(u->vdso_path);
 	free(u->spaces);
+	pev__unwind_mods_release(u);
+	pev__rules_clear(u);
 	free(u->rules);
 	free(u->fds);
 	free(u->pcs);

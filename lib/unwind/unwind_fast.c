@@ -6,23 +6,33 @@
  * thousand pcs.  This walk asks libdw once per (module, pc) for the
  * rules (dwarf_cfi_addrframe: .eh_frame first, then .debug_frame), keeps
  * them in a table, and applies them as libunwind's dwarf_step does:
- *  - the CFA is a register + offset; %rsp is the CFA of the frame (the
- *    sampled %rsp first);
+ *  - the CFA is a register + offset, or a DWARF expression's value
+ *    (unwind_expr.c: glibc's PLT stubs, its signal trampoline
+ *    __restore_rt); %rsp is the CFA of the frame (the sampled %rsp
+ *    first);
  *  - each register is undefined, the same value, saved at CFA + n, the
- *    value CFA + n, or another register; a memory word perf cannot read
- *    (past the stack dump, in no mapped file) reads as 0, as perf's
- *    access_mem gives it;
+ *    value CFA + n, another register, saved where an expression says or
+ *    an expression's value; a memory word in a map that gives nothing
+ *    (the [stack] past the dump) reads as 0, as perf's access_mem gives
+ *    it; a word no map holds fails, and libunwind's step fails where it
+ *    needs it (a return address, a CFA register, an expression's
+ *    operand); an expression libunwind cannot evaluate ends the walk;
+ *  - after a signal frame (an 'S' CIE: __restore_rt, whose rules read
+ *    the interrupted registers from the ucontext on the stack) the next
+ *    pc is looked up and printed as it is, not as a return address - 1;
  *  - an undefined return address or %rbp, or a step that changes
  *    neither pc nor CFA, ends the walk; a return address of 0 is a frame
  *    (perf prints it as 0 - 1), and the next step ends in no map;
  *  - the pc of a caller frame is looked up at pc - 1;
  *  - a pc in no mapped file ends the walk (perf's find_proc_info finds
- *    no map); a pc in a DSO without an FDE for it gets libunwind's
+ *    no map); a pc in a DSO without an FDE for it gets libunwind 1.6's
  *    guesses: a PLT stub's shape, else %rbp as a frame pointer when it
  *    lies within 16 KiB above the CFA (return address at %rbp + 8, CFA
- *    16 bytes up, every other register unknown).
- * A frame whose rule is anything else (a CFA expression, a signal frame)
- * hands the whole sample back to libdwfl (FAST_FALLBACK). */
+ *    16 bytes up, every other register unknown); a signal trampoline
+ *    without CFI gets the same guesses (1.6 recognizes one only by its
+ *    CIE).
+ * A frame whose return address is not column 16 hands the whole sample
+ * back to libdwfl (FAST_FALLBACK). */
 #include <dwarf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -37,21 +47,29 @@
 #define RBP 6
 #define RSP 7
 
-enum { R_NONE, R_UNDEF, R_SAME, R_LOC, R_VAL, R_REG };
+/* A register's rule: R_EXPR saved at the address an expression gives,
+ * R_VALX an expression's value. */
+enum { R_NONE, R_UNDEF, R_SAME, R_LOC, R_VAL, R_REG, R_EXPR, R_VALX };
 
 struct cfi_rule {
 	const Dwfl_Module *mod;		/* key, with pc; NULL: free slot */
 	uint64_t pc;
 	bool found;			/* an FDE covers pc */
 	bool simple;
+	bool signal;			/* a signal frame's CIE ('S') */
 	uint8_t cfa_reg;
 	int64_t cfa_off;
+	uint16_t cfa_x, cfa_n;		/* cfa_n: the CFA is ops[cfa_x..] */
 	uint8_t kind[NREGS];
-	int64_t arg[NREGS];		/* offset, or register number */
+	int64_t arg[NREGS];		/* offset, register, or first op */
+	uint16_t nops[NREGS];		/* R_EXPR, R_VALX: how many ops */
+	Dwarf_Op *ops;			/* the expressions (owned) */
 };
 
 void pev__rules_clear(struct unwind_state *u)
 {
+	for (size_t i = 0; u->rules && i < u->rules_size; i++)
+		free(u->rules[i].ops);
 	if (u->rules)
 		memset(u->rules, 0, u->rules_size * sizeof(*u->rules));
 	u->rules_used = 0;
@@ -87,20 +105,78 @@ static int rules_grow(struct unwind_state *u)
 	return 0;
 }
 
+/* Appends ops[0..n) to r's expressions; the index of the first, -1
+ * when out of memory or too many. */
+static long ops_add(struct cfi_rule *r, size_t *used, const Dwarf_Op *ops, size_t n)
+{
+	size_t first = *used;
+
+	if (first + n > UINT16_MAX)
+		return -1;
+	Dwarf_Op *t = realloc(r->ops, (first + n) * sizeof(*t));
+
+	if (!t)
+		return -1;
+	memcpy(t + first, ops, n * sizeof(*t));
+	r->ops = t;
+	*used = first + n;
+	return (long)first;
+}
+
+/* The rule of register i from libdw's ops (a DW_OP_call_frame_cfa
+ * first, a DW_OP_stack_value last for a value): false when it is more
+ * than this walk applies. */
+static bool reg_rule(struct cfi_rule *r, size_t *used, int i, Dwarf_Op *ops, size_t nops)
+{
+	if (ops[0].atom == DW_OP_regx && nops == 1) {
+		if (ops[0].number >= NREGS)
+			return false;
+		r->kind[i] = R_REG;
+		r->arg[i] = (int64_t)ops[0].number;
+		return true;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	bool val = ops[nops - 1].atom == DW_OP_stack_value;
+	size_t n = nops - 1 - val;	/* the expression after the CFA */
+
+	if (n == 0 || (n == 1 && ops[1].atom == DW_OP_plus_uconst)) {
+		r->kind[i] = val ? R_VAL : R_LOC;
+		r->arg[i] = n ? (int64_t)ops[1].number : 0;
+		return true;
+	}
+	long x = ops_add(r, used, ops + 1, n);
+
+	if (x < 0)
+		return false;
+	r->kind[i] = val ? R_VALX : R_EXPR;
+	r->arg[i] = x;
+	r->nops[i] = (uint16_t)n;
+	return true;
+}
+
 /* The rules of frame fr into r (r->simple false when they are more than
  * this walk applies). */
 static void rule_fill(struct cfi_rule *r, Dwarf_Frame *fr)
 {
 	Dwarf_Op mem[3], *ops;
-	size_t nops;
-	bool signal = false;
-	int ra = dwarf_frame_info(fr, NULL, NULL, &signal);
+	size_t nops, used = 0;
+	int ra = dwarf_frame_info(fr, NULL, NULL, &r->signal);
 
-	if (ra != RA || signal || dwarf_frame_cfa(fr, &ops, &nops) != 0 ||
-	    nops != 1 || ops[0].atom != DW_OP_bregx || ops[0].number >= NREGS)
+	if (ra != RA || dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops == 0)
 		return;
-	r->cfa_reg = (uint8_t)ops[0].number;
-	r->cfa_off = (int64_t)ops[0].number2;
+	if (nops == 1 && ops[0].atom == DW_OP_bregx) {
+		/* libunwind reads a register past %rip as its register 0 */
+		r->cfa_reg = ops[0].number < NREGS ? (uint8_t)ops[0].number : 0;
+		r->cfa_off = (int64_t)ops[0].number2;
+	} else {
+		long x = ops_add(r, &used, ops, nops);
+
+		if (x < 0)
+			return;
+		r->cfa_x = (uint16_t)x;
+		r->cfa_n = (uint16_t)nops;
+	}
 	for (int i = 0; i < NREGS; i++) {
 		if (dwarf_frame_register(fr, i, mem, &ops, &nops) != 0) {
 			r->kind[i] = R_NONE;
@@ -110,26 +186,7 @@ static void rule_fill(struct cfi_rule *r, Dwarf_Frame *fr)
 			r->kind[i] = ops == mem ? R_UNDEF : ops == NULL ? R_SAME : R_NONE;
 			continue;
 		}
-		if (ops[0].atom == DW_OP_regx && nops == 1) {
-			if (ops[0].number >= NREGS)
-				return;
-			r->kind[i] = R_REG;
-			r->arg[i] = (int64_t)ops[0].number;
-			continue;
-		}
-		if (ops[0].atom != DW_OP_call_frame_cfa)
-			return;
-		size_t k = 1;
-
-		r->arg[i] = 0;
-		if (k < nops && ops[k].atom == DW_OP_plus_uconst)
-			r->arg[i] = (int64_t)ops[k++].number;
-		r->kind[i] = R_LOC;
-		if (k < nops && ops[k].atom == DW_OP_stack_value) {
-			r->kind[i] = R_VAL;
-			k++;
-		}
-		if (k != nops)
+		if (!reg_rule(r, &used, i, ops, nops))
 			return;
 	}
 	r->simple = true;
@@ -162,7 +219,7 @@ static const struct cfi_rule *rule_get(struct unwind_state *u, Dwfl_Module *mod,
 
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0) {
 		fr = NULL;
-		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		cfi = pev__unwind_debug_cfi(mod, &bias);
 		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0)
 			fr = NULL;
 	}
@@ -175,139 +232,204 @@ static const struct cfi_rule *rule_get(struct unwind_state *u, Dwfl_Module *mod,
 }
 
 /* A word of memory as perf's libunwind reader gives it: the stack dump,
- * else the file mapped there, else 0 (its access_mem never fails). */
-static uint64_t word(struct unwind_state *u, uint64_t addr)
+ * else the file mapped there, else 0; *ok false where no map holds addr
+ * (a read libunwind sees fail). */
+static uint64_t word(struct unwind_state *u, uint64_t addr, bool *ok)
 {
-	Dwarf_Word w;
+	uint64_t w;
 
-	return pev__unwind_memory_read(u->sp->dwfl, addr, &w, u) ? w : 0;
+	*ok = pev__unwind_read_word(u, addr, &w) >= 0;
+	return w;
 }
 
 /* libunwind's test for a PLT stub at ip (jmp *x(%rip); push $n; jmp). */
 static bool plt_entry(struct unwind_state *u, uint64_t ip)
 {
-	uint64_t w0 = word(u, ip), w1 = word(u, ip + 8);
+	bool ok0, ok1;
+	uint64_t w0 = word(u, ip, &ok0), w1 = word(u, ip + 8, &ok1);
 
-	return (w0 & 0xffff) == 0x25ff && (w0 >> 48 & 0xff) == 0x68 &&
+	return ok0 && ok1 && (w0 & 0xffff) == 0x25ff && (w0 >> 48 & 0xff) == 0x68 &&
 	       (w1 >> 24 & 0xff) == 0xe9;
 }
 
-/* x86-64 rt_sigreturn (mov $15,%rax; syscall) at ip: a signal frame. */
-static bool sigreturn_at(struct unwind_state *u, uint64_t ip)
+/* The walk's registers: DWARF 0-16 (bit i of set: known; of bad: saved
+ * where no map is, so that libunwind fails to read it when it needs
+ * it), the pc and the CFA (libunwind's %rsp), and the sampled
+ * registers, which a rule naming a register by DW_OP_regN reads
+ * (libunwind's register locations are the sample's). */
+struct walk {
+	uint64_t regs[UNWIND_DWARF_REGS], set, bad, pc, cfa;
+	uint64_t regs0[UNWIND_DWARF_REGS], set0;
+};
+
+/* Evaluates expression x of rule r (push: the value libunwind pushes
+ * first); false when libunwind's evaluation fails. */
+static bool eval(struct unwind_state *u, const struct walk *w, const struct cfi_rule *r,
+		 size_t x, size_t n, uint64_t push, uint64_t *out, int *regno)
 {
-	return word(u, ip) == 0x0f0000000fc0c748ull && (word(u, ip + 8) & 0xff) == 0x05;
+	struct expr_frame f = { .u = u, .regs = w->regs, .set = w->set & ~w->bad,
+				.cfa = w->cfa, .pc = w->pc };
+
+	return pev__unwind_expr_eval(r->ops + x, n, push, &f, out, regno) == 0;
+}
+
+/* One step out of the frame at w->pc by its rule, as libunwind's
+ * apply_reg_state: 1, or 0 where the walk ends. */
+static int step_rule(struct unwind_state *u, struct walk *w, const struct cfi_rule *rule)
+{
+	uint64_t nregs_v[NREGS], nset = 0, nbad = 0, cfa, v;
+	bool pc_undef = false, ok;
+	int regno;
+
+	if (rule->cfa_n) {
+		if (!eval(u, w, rule, rule->cfa_x, rule->cfa_n, 0, &cfa, &regno) || regno >= 0)
+			return 0;	/* libunwind: a CFA in a register is bad */
+	} else if (rule->cfa_reg == RSP) {
+		cfa = w->cfa + (uint64_t)rule->cfa_off;
+	} else {
+		if (!(w->set >> rule->cfa_reg & 1) || (w->bad >> rule->cfa_reg & 1))
+			return 0;	/* libunwind: no such register, stop */
+		cfa = w->regs[rule->cfa_reg] + (uint64_t)rule->cfa_off;
+	}
+	for (int i = 0; i < NREGS; i++) {
+		int64_t a = rule->arg[i];
+		uint64_t from = 0;	/* the register whose value i takes */
+
+		switch (rule->kind[i]) {
+		case R_UNDEF:
+			if (i == RA)
+				pc_undef = true;
+			continue;
+		case R_NONE:	/* libunwind: the same value */
+		case R_SAME:
+			from = (uint64_t)i;
+			break;
+		case R_REG:
+			from = (uint64_t)a;
+			break;
+		case R_LOC:
+			nregs_v[i] = word(u, cfa + (uint64_t)a, &ok);
+			nset |= 1ull << i;
+			nbad |= (uint64_t)!ok << i;
+			continue;
+		case R_VAL:
+			nregs_v[i] = cfa + (uint64_t)a;
+			nset |= 1ull << i;
+			continue;
+		case R_EXPR:
+		case R_VALX:
+			if (!eval(u, w, rule, (size_t)a, rule->nops[i], cfa, &v, &regno))
+				return 0;
+			ok = true;
+			if (regno >= 0 && rule->kind[i] == R_EXPR) {
+				/* the register as sampled */
+				if (!(w->set0 >> regno & 1))
+					continue;
+				v = w->regs0[regno];
+			} else if (regno >= 0) {
+				v = (uint64_t)regno;
+			} else if (rule->kind[i] == R_EXPR) {
+				v = word(u, v, &ok);
+			}
+			nregs_v[i] = v;
+			nset |= 1ull << i;
+			nbad |= (uint64_t)!ok << i;
+			continue;
+		default:
+			continue;
+		}
+		if (w->set >> from & 1) {
+			nregs_v[i] = w->regs[from];
+			nset |= 1ull << i;
+			nbad |= (w->bad >> from & 1) << i;
+		}
+	}
+	/* The end: an undefined return address, or (x86-64 ABI) an
+	 * undefined %rbp; a return address libunwind cannot read. */
+	if (pc_undef || !(nset >> RBP & 1) || !(nset >> RA & 1) || (nbad >> RA & 1))
+		return 0;
+	uint64_t prev_pc = w->pc, prev_cfa = w->cfa;
+
+	memcpy(w->regs, nregs_v, sizeof(nregs_v));
+	w->set = nset | 1ull << RSP;
+	w->bad = nbad & ~(1ull << RSP);
+	w->cfa = cfa;
+	w->regs[RSP] = cfa;
+	w->pc = w->regs[RA];
+	/* libunwind: a frame that goes nowhere */
+	return w->pc == prev_pc && w->cfa == prev_cfa ? 0 : 1;
 }
 
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 {
-	uint64_t regs[UNWIND_DWARF_REGS], nregs_v[NREGS], set, pc, cfa;
-	struct space *s = u->sp;
+	struct walk w;
 	bool prev_instr = false;	/* look the CFI up at pc - 1 */
+	bool as_is = true;		/* print pc as it is (not - 1) */
 
-	if (pev__unwind_regs_to_dwarf(EM_X86_64, &u->smp->regs_user, regs, &set, &pc) != NREGS ||
-	    !(set >> RSP & 1))
+	if (pev__unwind_regs_to_dwarf(EM_X86_64, &u->smp->regs_user, w.regs, &w.set,
+				      &w.pc) != NREGS || !(w.set >> RSP & 1))
 		return FAST_FALLBACK;
-	pc = ip;
-	cfa = regs[RSP];		/* libunwind's rsp is its CFA */
+	memcpy(w.regs0, w.regs, sizeof(w.regs));
+	w.set0 = w.set;
+	w.bad = 0;
+	w.pc = ip;
+	w.cfa = w.regs[RSP];		/* libunwind's rsp is its CFA */
 	u->n = 0;
+	u->mod_lo = u->mod_hi = 0;	/* the maps may have changed */
 	for (;;) {
-		u->pcs[u->n] = pc;
-		u->act[u->n] = u->n == 0;
+		u->pcs[u->n] = w.pc;
+		u->act[u->n] = as_is;
 		u->n++;
 		if (u->n >= u->max)
 			return 0;
-		int r = pev__unwind_report_module(u, pc);
+		uint64_t look = prev_instr ? w.pc - 1 : w.pc, delta;
+		Dwfl_Module *mod;
 
-		if (r == -2)
-			return r;
-		uint64_t look = prev_instr ? pc - 1 : pc, prev_pc = pc, prev_cfa = cfa;
-		Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, look);
-		const struct cfi_rule *rule = mod ? rule_get(u, mod, look) : NULL;
-
+		if (pev__unwind_fast_module(u, look, &mod, &delta) < 0)
+			return -ENOMEM;
 		if (!mod)
 			return 0;	/* perf: no map, no DSO: the end */
+		const struct cfi_rule *rule = rule_get(u, mod, look - delta);
+
 		if (!rule)
 			return -ENOMEM;
+		as_is = false;
 		if (!rule->found) {
 			/* No FDE in the DSO: libunwind's guesses. */
-			if (sigreturn_at(u, pc))
-				return FAST_FALLBACK;
-			if (plt_entry(u, pc)) {
+			bool ok = true, ok2 = true;
+
+			if (plt_entry(u, w.pc)) {
 				/* A call into the stub: the return address
 				 * is at the CFA, nothing else saved. */
-				pc = word(u, cfa);
-				cfa += 8;
+				w.pc = word(u, w.cfa, &ok);
+				w.cfa += 8;
 			} else {
-				uint64_t rbp = regs[RBP];
+				uint64_t rbp = w.regs[RBP];
 
-				if (!(set >> RBP & 1) || !rbp || rbp < cfa ||
-				    rbp - cfa > 0x4000)
+				if (!(w.set >> RBP & 1) || (w.bad >> RBP & 1) || !rbp ||
+				    rbp < w.cfa || rbp - w.cfa > 0x4000)
 					return 0;
 				/* rbp taken as a frame pointer */
-				regs[RBP] = word(u, rbp);
-				pc = word(u, rbp + 8);
-				cfa += 16;
-				set = 1ull << RBP;
+				w.regs[RBP] = word(u, rbp, &ok);
+				w.pc = word(u, rbp + 8, &ok2);
+				w.cfa += 16;
+				w.set = 1ull << RBP;
+				w.bad = 0;
 				prev_instr = true;
 			}
-			regs[RSP] = cfa;
-			set |= 1ull << RSP;
+			if (!ok || !ok2)
+				return 0;	/* libunwind: a failed read */
+			w.regs[RSP] = w.cfa;
+			w.set |= 1ull << RSP;
 			continue;
 		}
 		if (!rule->simple)
 			return FAST_FALLBACK;
-
-		bool pc_undef = false;
-		uint64_t nset = 0;
-
-		if (!(set >> rule->cfa_reg & 1))
-			return 0;	/* libunwind: no such register, stop */
-		cfa = (rule->cfa_reg == RSP ? cfa : regs[rule->cfa_reg]) +
-		      (uint64_t)rule->cfa_off;
-		for (int i = 0; i < NREGS; i++) {
-			int64_t a = rule->arg[i];
-
-			switch (rule->kind[i]) {
-			case R_UNDEF:
-				if (i == RA)
-					pc_undef = true;
-				break;
-			case R_NONE:	/* libunwind: the same value */
-			case R_SAME:
-				if (set >> i & 1) {
-					nregs_v[i] = regs[i];
-					nset |= 1ull << i;
-				}
-				break;
-			case R_LOC:
-				nregs_v[i] = word(u, cfa + (uint64_t)a);
-				nset |= 1ull << i;
-				break;
-			case R_VAL:
-				nregs_v[i] = cfa + (uint64_t)a;
-				nset |= 1ull << i;
-				break;
-			case R_REG:
-				if (set >> a & 1) {
-					nregs_v[i] = regs[a];
-					nset |= 1ull << i;
-				}
-				break;
-			default:
-				break;
-			}
-		}
-		/* The end: an undefined return address, or (x86-64 ABI) an
-		 * undefined %rbp. */
-		if (pc_undef || !(nset >> RBP & 1) || !(nset >> RA & 1))
+		if (!step_rule(u, &w, rule))
 			return 0;
-		memcpy(regs, nregs_v, sizeof(nregs_v));
-		set = nset;
-		regs[RSP] = cfa;
-		set |= 1ull << RSP;
-		pc = regs[RA];
-		prev_instr = true;
-		if (pc == prev_pc && cfa == prev_cfa)
-			return 0;	/* libunwind: a frame that goes nowhere */
+		/* libunwind: the pc a signal frame returns to is where the
+		 * interrupted code goes on, not a return address. */
+		prev_instr = !rule->signal;
+		as_is = rule->signal;
 	}
 }

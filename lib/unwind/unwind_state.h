@@ -40,30 +40,86 @@ struct unwind_state {
 	/* The fast path's CFI rules (fast.c's cache), by module and pc. */
 	struct cfi_rule *rules;
 	size_t rules_size, rules_used;
-	/* The frames found: pc and DWARF activation flag. */
+	/* The fast path's modules (unwind_mods.c), by DSO and base, and
+	 * the map of the last one found in this sample. */
+	struct fast_mod *mods;
+	size_t mods_size, mods_used;
+	uint64_t mod_lo, mod_hi, mod_delta;
+	Dwfl_Module *mod_last;
+	/* The frames found: pc, and whether it is printed as it is (the
+	 * first frame, and the one a signal frame returns to, as perf's
+	 * libunwind gives them) rather than as a return address - 1. */
 	uint64_t *pcs;
 	bool *act;
 	size_t n, max;
+	/* Samples unwound by the walk of unwind_fast.c, and by libdwfl's. */
+	uint64_t nr_fast, nr_libdw;
 };
 
 struct cfi_rule;
+struct fast_mod;
+
+/* The file holding this process's vDSO (written once); NULL when none. */
+const char *pev__unwind_vdso_file(struct unwind_state *u);
 
 /* Makes sure the DSO mapped at ip is a module of the process's Dwfl:
  * 0, -1 when no file backs ip, -2 when a module sits at another base
  * (the process's maps changed). */
 int pev__unwind_report_module(struct unwind_state *u, uint64_t ip);
+/* A word of the sample's memory as perf's reader gives it: 1 from the
+ * stack dump or the mapped file; 0 (and *v 0) where a map holds addr but
+ * gives nothing (perf's reader: 0, read as a success by libunwind); -1
+ * where no map does (a failure, which ends libunwind's step). */
+int pev__unwind_read_word(struct unwind_state *u, uint64_t addr, uint64_t *v);
 /* libdwfl's memory_read callback: the stack dump, else the DSO file; a
  * failure sets u->read_failed. */
 bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
 /* True when the CFI of pc says its caller is unknown (_start, clone). */
 bool pev__unwind_ra_undefined(struct space *s, uint64_t pc);
 
+/* True when the CFI of pc is a signal frame's ('S' augmentation). */
+bool pev__unwind_cfi_signal(struct space *s, uint64_t pc);
+
 /* unwind_fast.c: the walk of the sample in u from ip into u->pcs and
  * u->act, as perf's libunwind steps (x86-64): 0, -2 (the maps
- * changed), -ENOMEM, or FAST_FALLBACK when a frame needs what only
- * libdwfl does here (CFA expressions, signal frames). */
+ * changed), -ENOMEM, or FAST_FALLBACK when a frame's CFI is more than
+ * libunwind applies on x86-64 (a return address column other than 16). */
 #define FAST_FALLBACK 1
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip);
+/* Forgets the cached rules (and frees their expressions). */
 void pev__rules_clear(struct unwind_state *u);
+
+/* unwind_mods.c: the module (its own Dwfl) of the file perf's maps
+ * place at pc in the sample's process, and what to take from pc for an
+ * address in it: 0 and *mod, NULL when no file backs pc; -ENOMEM. */
+int pev__unwind_fast_module(struct unwind_state *u, uint64_t pc, Dwfl_Module **mod,
+			    uint64_t *delta);
+void pev__unwind_mods_release(struct unwind_state *u);
+/* How many files each of the unwinder's caches may hold open. */
+size_t pev__unwind_fd_budget(void);
+
+/* unwind_cfi_check.c: false when a CFI section (.eh_frame when eh, else
+ * .debug_frame) names a register libdw would grow its tables to without
+ * bound; true otherwise.  elf_cfi_ok looks the section up by name. */
+bool pev__unwind_cfi_section_ok(Elf *elf, Elf_Data *d, bool eh);
+bool pev__unwind_elf_cfi_ok(Elf *elf, const char *section);
+bool pev__unwind_file_cfi_ok(const char *path);
+/* unwind_mods.c: mod's .debug_frame CFI (from its debug file), NULL when
+ * it has none or it fails the check above. */
+Dwarf_CFI *pev__unwind_debug_cfi(Dwfl_Module *mod, Dwarf_Addr *bias);
+
+/* unwind_expr.c: the frame a CFI expression reads (x86-64 DWARF
+ * registers 0-15 by set, %rsp as cfa, %rip as pc). */
+struct expr_frame {
+	struct unwind_state *u;
+	const uint64_t *regs;
+	uint64_t set, cfa, pc;
+};
+/* Evaluates ops on a stack that holds push, as libunwind does: 0 and
+ * *out the value on top of the stack, or *regno >= 0 when the
+ * expression names a register (DW_OP_regN); -1 when libunwind's
+ * evaluation fails. */
+int pev__unwind_expr_eval(const Dwarf_Op *ops, size_t n, uint64_t push,
+			  const struct expr_frame *f, uint64_t *out, int *regno);
 
 #endif

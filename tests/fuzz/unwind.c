@@ -7,9 +7,17 @@
  * 2-byte stack dump length, the dump, and what is left: the .eh_frame of a
  * small ELF file written for the input (.text at 0x1000, .eh_frame at
  * 0x2000, one PT_LOAD from offset 0), mapped at 0x400000 in process 1.
- * Flag bit 0 moves IP into .text, bit 1 SP into a plausible stack.  The
- * resolver must return frames or nothing, never crash or leak. */
+ * Flag bit 0 moves IP into .text, bit 1 SP into a plausible stack, bit 2
+ * adds a data map (PERF_RECORD_MISC_MMAP_DATA) around the stack, so that
+ * reads past the dump find a map that gives nothing, bit 3 fills .text
+ * with PLT stubs (jmp *x(%rip); push $n; jmp) instead of nops, for the
+ * guesses made where no FDE covers a pc.  The CFI can hold anything the
+ * fast walk evaluates: CFA and register expressions (DW_OP_deref,
+ * branches, deref_size, register operands) and signal frames ('S')
+ * (tests/fuzz/unwind_corpus.py writes seeds of each).  The resolver must
+ * return frames or nothing, never crash or leak. */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +34,7 @@ static char path[64];
 
 /* The ELF file, written field by field: header, one PT_LOAD, .text,
  * .eh_frame (the input's bytes), .shstrtab, section headers. */
-static int write_elf(const uint8_t *eh, size_t eh_len)
+static int write_elf(const uint8_t *eh, size_t eh_len, bool plt)
 {
 	static const char strtab[] = "\0.text\0.eh_frame\0.shstrtab";
 	static uint8_t text[TEXT_OFF];
@@ -40,6 +48,8 @@ static int write_elf(const uint8_t *eh, size_t eh_len)
 	if (fd < 0)
 		return -1;
 	memset(text, 0x90, sizeof(text));	/* nop */
+	for (size_t i = 0; plt && i + 16 <= sizeof(text); i += 16)
+		memcpy(text + i, "\xff\x25\x00\x10\x00\x00\x68\x01\x00\x00\x00\xe9\xe0\xff\xff\xff", 16);
 	memset(&h, 0, sizeof(h));
 	memcpy(h.e_ident, ELFMAG, SELFMAG);
 	h.e_ident[EI_CLASS] = ELFCLASS64;
@@ -117,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		regs[8] = MAP_ADDR + TEXT_OFF + regs[8] % TEXT_OFF;
 	if (flags & 2)		/* SP (perf reg 7) */
 		regs[7] = 0x7ffd00000000ull + (regs[7] & 0xfff8);
-	if (write_elf(data + pos, size - pos) < 0)
+	if (write_elf(data + pos, size - pos, flags & 8) < 0)
 		return 0;
 
 	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .buildid_dir = "",
@@ -138,6 +148,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rec.u.mmap.filename = path;
 	if (pev_machine_process(m, &rec) < 0)
 		abort();
+	if (flags & 4) {	/* a data map around the stack */
+		rec.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA;
+		rec.u.mmap.addr = (regs[7] & ~0xfffull) - 0x10000;
+		rec.u.mmap.len = 0x20000;
+		rec.u.mmap.prot = 3;
+		rec.u.mmap.filename = "[stack]";
+		if (pev_machine_process(m, &rec) < 0)
+			abort();
+	}
 
 	struct pev_chain_opts copts = { .size = sizeof(copts), .max_stack = 127,
 					.e_machine = EM_X86_64 };
