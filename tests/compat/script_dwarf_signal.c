@@ -2,7 +2,10 @@
  * (libunwind 1.6, as Debian builds perf) prints them, byte for byte.
  *
  * A program built here (-O2 -g -fno-builtin) spends its time calling
- * labs and abs through its PLT, and in a SIGPROF handler (setitimer):
+ * labs and abs through its PLT, and in a SIGPROF handler (setitimer; the
+ * handler runs about as long as the timer's interval: the signal comes
+ * on a tick, as cpu-clock's samples do, and a short handler ran between
+ * samples on a quiet machine):
  *  - a sample in the handler unwinds through glibc's __restore_rt, whose
  *    CFI ('S' augmentation) reads the interrupted registers from the
  *    ucontext with DW_CFA_def_cfa_expression and DW_CFA_expression.
@@ -49,7 +52,7 @@ static const char prog[] =
 	"\".size raw_restorer, .-raw_restorer\\n\");\n"
 	"void raw_restorer(void);\n"
 	"__attribute__((noinline)) void in_handler(long n) { for (long i = 0; i < n; i++) sink += i; }\n"
-	"static void handler(int sig) { (void)sig; in_handler(300000); nsig++; }\n"
+	"static void handler(int sig) { (void)sig; in_handler(3000000); nsig++; }\n"
 	"__attribute__((noinline)) void plt_loop(long n)\n"
 	"{ for (long i = 0; i < n; i++) sink += labs(i) + abs((int)i); }\n"
 	"struct ksa { void (*h)(int); unsigned long flags; void (*restorer)(void); unsigned long mask; };\n"
