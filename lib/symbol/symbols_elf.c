@@ -294,7 +294,9 @@ static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t le
 	if (!e)
 		return NULL;
 	/* perf 6.1 reads .symtab, then .dynsym (fixing ends and duplicates
-	 * after each), then adds the PLT. */
+	 * after each), then adds the PLT, but only when the tables gave it
+	 * some symbol (dso__load's "ret > 0": a stripped executable whose
+	 * .dynsym only imports keeps its stubs unnamed). */
 	Elf_Scn *scn = find_section(e, SHT_SYMTAB), *dscn = find_section(e, SHT_DYNSYM);
 
 	if (!scn && !dscn) {
@@ -313,7 +315,7 @@ static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t le
 	if (!err && dscn)
 		err = load_section(e, dscn, st);
 	pev__symtab_mark_loaded(st);
-	if (!err && plt_path)
+	if (!err && plt_path && pev_symtab_count(st))
 		pev__symtab_add_plt(st, plt_path);	/* best effort */
 	if (!err)
 		err = pev_symtab_finish(st);
