@@ -187,6 +187,7 @@ int cmd_script(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.opt.max_stack = 127;
+	s.opt.inline_frames = true;
 	s.opt.filter.size = sizeof(s.opt.filter);
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file (default perf.data, or the pipe on stdin; '-' reads a pipe)", NULL, 0 },
@@ -198,6 +199,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 'D', "dump-raw-trace", &s.opt.dump_raw, NULL, "dump every record (file order) with a hex dump", NULL, 0 },
 		{ OPT_BOOL, 'G', "hide-call-graph", &s.opt.hide_callchain, NULL, "do not print callchains", NULL, 0 },
 		{ OPT_INT, 0, "max-stack", &s.opt.max_stack, "n", "print at most n callchain entries (127)", NULL, 0 },
+		{ OPT_BOOL, 0, "inline", &s.opt.inline_frames, NULL, "print the inline frames DWARF gives (default; --no-inline leaves them out)", NULL, 0 },
 		{ OPT_BOOL, 0, "ns", &s.opt.ns, NULL, "times in nanoseconds", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &s.opt.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },
@@ -275,6 +277,7 @@ int cmd_script(int argc, char **argv)
 	struct pev_chain_opts copts = {
 		.size = sizeof(copts),
 		.max_stack = (unsigned)s.opt.max_stack,
+		.no_inline = !s.opt.inline_frames,
 		.e_machine = !strcmp(s.arch, "arm64") ? EM_AARCH64 :
 			     !strcmp(s.arch, "x86") ? EM_X86_64 : 0,
 	};

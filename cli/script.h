@@ -78,6 +78,7 @@ struct script_opts {
 	int max_stack;
 	struct pev_filter_opts filter;	/* --comm, --pid, --tid, -C, --time, ... */
 	bool header, show_info, force;
+	bool inline_frames;	/* --inline (default), --no-inline */
 };
 
 struct script {

@@ -18,7 +18,15 @@
  * And where a return address lay past the stack dump but in no map at
  * all (not even a data map: perf records them with --call-graph dwarf),
  * perfev printed one ffffffffffffffff frame where perf's reader fails
- * and its walk stops. */
+ * and its walk stops.
+ *
+ * Compared with --no-inline too (perf's and perfev's; 700-odd libc
+ * inline frames left out).  The default output is compared unless
+ * perf's addr2line conversation broke: V8's line tables can name a file
+ * "\n", addr2line then prints an empty line where perf 6.1 reads a
+ * file:line, takes it for its end-of-answer sentinel and stays one line
+ * behind for every later address of that jitted file, printing frames
+ * such as "??:0+0x96 (inlined)" (perfev prints the frame). */
 #include <unistd.h>
 
 #include "testutil.h"
@@ -28,11 +36,41 @@
 
 static char dir[64];
 
-int main(void)
+static char perfev[4096];
+
+/* perf script and perfev script with opts on jit.inj: the same bytes.
+ * unless_desync: no comparison where perf's output shows its addr2line
+ * reader out of step (a "??:0+0x... (inlined)" frame). */
+static void compare(const char *opts, bool unless_desync)
 {
-	char perfev[4096], pa[128], pb[128];
+	char pa[128], pb[128];
 	size_t la, lb, line, start;
 
+	CHECK_EQ_INT(t_sh("cd %s && HOME=%s %s script %s -i jit.inj > b.txt 2>/dev/null", dir, dir, PERF, opts), 0);
+	CHECK_EQ_INT(t_sh("cd %s && HOME=%s %s script %s -i jit.inj > a.txt 2>/dev/null", dir, dir, perfev, opts), 0);
+	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
+	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
+	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
+
+	if (!a || !b)
+		T_FATAL("no output");
+	/* perf's chains go from JIT code to JIT code, and into node. */
+	CHECK_MSG(strstr(b, "/jitted-") && strstr(b, "JS:"), "perf's output has no JIT frame");
+	CHECK_MSG(t_sh("grep -A1 'jitted-' %s | grep -q 'Builtins_\\|(/usr/bin/node)'", pb) == 0,
+		  "perf's output has no JIT frame followed by node's");
+	if (unless_desync && t_sh("grep -q '??:0+0x[0-9a-f]* (inlined)' %s", pb) == 0)
+		printf("script %s: not compared, perf's addr2line reader went out of step\n", opts);
+	else if (t_first_diff(a, la, b, lb, &line, &start))
+		T_FAIL("script %s: first difference on line %zu:\nperfev: %.400s\nperf:   %.400s",
+		       opts, line, a + start, b + start);
+	else
+		printf("script %s: %zu bytes identical\n", opts, la);
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
 	if (access(PERF, X_OK))
 		T_SKIP("%s is not installed", PERF);
 	if (t_sh("node --version > /dev/null 2>&1"))
@@ -50,23 +88,8 @@ int main(void)
 		 dir, dir, PERF))
 		T_SKIP("perf record --call-graph dwarf cannot sample task-clock here");
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s %s inject --jit -i jit.data -o jit.inj > /dev/null 2>&1", dir, dir, PERF), 0);
-	CHECK_EQ_INT(t_sh("cd %s && HOME=%s %s script -i jit.inj > b.txt 2>/dev/null", dir, dir, PERF), 0);
-	CHECK_EQ_INT(t_sh("cd %s && HOME=%s %s script -i jit.inj > a.txt 2>/dev/null", dir, dir, perfev), 0);
-	snprintf(pa, sizeof(pa), "%s/a.txt", dir);
-	snprintf(pb, sizeof(pb), "%s/b.txt", dir);
-	char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
-
-	if (!a || !b)
-		T_FATAL("no output");
-	/* perf's chains go from JIT code to JIT code, and into node. */
-	CHECK_MSG(strstr(b, "/jitted-") && strstr(b, "JS:"), "perf's output has no JIT frame");
-	CHECK_MSG(t_sh("grep -A1 'jitted-' %s | grep -q 'Builtins_\\|(/usr/bin/node)'", pb) == 0,
-		  "perf's output has no JIT frame followed by node's");
-	if (t_first_diff(a, la, b, lb, &line, &start))
-		T_FAIL("first difference on line %zu:\nperfev: %.400s\nperf:   %.400s",
-		       line, a + start, b + start);
-	free(a);
-	free(b);
+	compare("--no-inline", false);
+	compare("", true);
 	if (!t_failures)
 		t_sh("rm -rf %s", dir);
 	return t_done();
