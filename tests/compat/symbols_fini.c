@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "report_cmp.h"
-#include "unit/record_build.h"
+#include "built_file.h"
 #include <perfev/perfev.h>
 
 #define BASE 0ull
@@ -66,40 +66,24 @@ static void layout(const char *path, uint64_t *fini, uint64_t *fini_size,
 	CHECK_MSG(*fini && *size, "no .fini in an executable segment of %s", path);
 }
 
-static void emit(struct pev_data_writer *w, struct rb *b)
-{
-	rb_end(b);
-	CHECK_OK(pev_data_writer_write(w, rb_p(b), b->len));
-}
-
 static void write_file(const char *path, const char *prog)
 {
 	uint64_t fini = 0, fini_size = 0, off = 0, vaddr = 0, size = 0, t = 1000000000ull;
-	struct perf_event_attr a;
 	const uint64_t id = 7;
 	static struct rb b;
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	struct pev_data_writer *w = pev_data_writer_new(fd, NULL);
+	int fd;
 
 	layout(prog, &fini, &fini_size, &off, &vaddr, &size);
-	CHECK(fd >= 0 && w);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.sample_period = 1000;
-	a.sample_type = ST;
-	a.sample_id_all = 1;
-	a.mmap = a.comm = a.task = 1;
-	CHECK_EQ_INT(pev_data_writer_add_attr(w, &a, &id, 1, "cpu-clock"), 0);
-	CHECK_OK(pev_data_features_from_host(pev_data_writer_features(w)));
-	CHECK_OK(pev_data_writer_start(w));
+	struct pev_data_writer *w = built_start(path, ST, id, &fd);
+
+	if (!w)
+		return;
 	rb_begin(&b, PERF_RECORD_COMM, 0);
 	rb_u32(&b, PID);
 	rb_u32(&b, PID);
 	rb_str(&b, "fini");
 	rb_trailer(&b, TRAILER, PID, PID, t, id, 0, 0);
-	emit(w, &b);
+	built_emit(w, &b);
 	rb_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
 	rb_u32(&b, PID);
 	rb_u32(&b, PID);
@@ -108,7 +92,7 @@ static void write_file(const char *path, const char *prog)
 	rb_u64(&b, off);
 	rb_str(&b, prog);
 	rb_trailer(&b, TRAILER, PID, PID, t, id, 0, 0);
-	emit(w, &b);
+	built_emit(w, &b);
 	/* _fini, its last byte, the bytes past .fini, the page's last */
 	const uint64_t at[] = {
 		fini, fini + fini_size - 1, fini + fini_size, fini + fini_size + 3,
@@ -129,7 +113,7 @@ static void write_file(const char *path, const char *prog)
 		for (size_t k = i; k < sizeof(at) / sizeof(at[0]); k++)
 			rb_u64(&b, BASE + at[k]);
 		rb_u64(&b, BASE + at[0]);
-		emit(w, &b);
+		built_emit(w, &b);
 	}
 	pev_data_writer_sample_time(w, 1000000000ull, t);
 	CHECK_OK(pev_data_writer_finish(w));

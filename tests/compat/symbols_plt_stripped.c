@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "report_cmp.h"
-#include "unit/record_build.h"
+#include "built_file.h"
 #include <perfev/perfev.h>
 
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -77,33 +77,16 @@ static size_t layout(const char *path, uint64_t *off, uint64_t *vaddr, uint64_t 
 	return n;
 }
 
-static void emit(struct pev_data_writer *w, struct rb *b)
-{
-	rb_end(b);
-	CHECK_OK(pev_data_writer_write(w, rb_p(b), b->len));
-}
-
 static void write_file(const char *path, const char *const prog[2])
 {
 	const uint64_t id = 7, base = 0x555555554000ull;
 	uint64_t t = 1000000000ull;
-	struct perf_event_attr a;
 	static struct rb b;
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	struct pev_data_writer *w = pev_data_writer_new(fd, NULL);
+	int fd;
+	struct pev_data_writer *w = built_start(path, ST, id, &fd);
 
-	CHECK(fd >= 0 && w);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.sample_period = 1000;
-	a.sample_type = ST;
-	a.sample_id_all = 1;
-	a.mmap = a.comm = a.task = 1;
-	CHECK_EQ_INT(pev_data_writer_add_attr(w, &a, &id, 1, "cpu-clock"), 0);
-	CHECK_OK(pev_data_features_from_host(pev_data_writer_features(w)));
-	CHECK_OK(pev_data_writer_start(w));
+	if (!w)
+		return;
 	for (uint32_t p = 0; p < 2; p++) {
 		uint64_t off = 0, vaddr = 0, size = 0, stub[MAXSTUB];
 		size_t n = layout(prog[p], &off, &vaddr, &size, stub);
@@ -114,7 +97,7 @@ static void write_file(const char *path, const char *const prog[2])
 		rb_u32(&b, pid);
 		rb_str(&b, p ? "stripped" : "full");
 		rb_trailer(&b, TRAILER, pid, pid, t, id, 0, 0);
-		emit(w, &b);
+		built_emit(w, &b);
 		rb_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
 		rb_u32(&b, pid);
 		rb_u32(&b, pid);
@@ -123,7 +106,7 @@ static void write_file(const char *path, const char *const prog[2])
 		rb_u64(&b, off);
 		rb_str(&b, prog[p]);
 		rb_trailer(&b, TRAILER, pid, pid, t, id, 0, 0);
-		emit(w, &b);
+		built_emit(w, &b);
 		for (size_t i = 0; i < n; i++) {
 			t += 1000;
 			rb_begin(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
@@ -138,7 +121,7 @@ static void write_file(const char *path, const char *const prog[2])
 			rb_u64(&b, PERF_CONTEXT_USER);
 			for (size_t k = i; k < n; k++)
 				rb_u64(&b, base + stub[k] + (k & 1) * 6);
-			emit(w, &b);
+			built_emit(w, &b);
 		}
 	}
 	pev_data_writer_sample_time(w, 1000000000ull, t);
