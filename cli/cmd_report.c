@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "header.h"
+#include "input.h"
 #include "options.h"
 #include "pager.h"
 #include "report.h"
@@ -69,19 +70,6 @@ static void set_build_ids(struct report *r)
 		if (b->filename)
 			pev_dso_cache_set_build_id(r->dsos, b->filename, b->id, b->size);
 	}
-}
-
-static int read_max_stack(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-	int v = 127;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1 || v <= 0)
-			v = 127;
-		fclose(f);
-	}
-	return v;
 }
 
 static bool file_has_sample_bit(struct report *r, uint64_t bit)
@@ -487,7 +475,7 @@ int cmd_report(int argc, char **argv)
 	r.children_flag = true;
 	r.branch_flag = -1;
 	r.gmin_percent = 0.5;
-	r.max_stack = read_max_stack();
+	r.max_stack = cli_max_stack_default();
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },

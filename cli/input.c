@@ -51,3 +51,16 @@ int cli_report_cut(const char *path, const struct pev_data *d)
 		 path, c.nr_features_lost);
 	return EXIT_INCOMPLETE;
 }
+
+int cli_max_stack_default(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	int v = 127;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1 || v <= 0)
+			v = 127;
+		fclose(f);
+	}
+	return v;
+}

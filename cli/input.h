@@ -18,4 +18,7 @@ int cli_check_owner(const char *path, bool force);
  * else EXIT_OK. */
 int cli_report_cut(const char *path, const struct pev_data *d);
 
+/* perf's default --max-stack: kernel.perf_event_max_stack, 127 without. */
+int cli_max_stack_default(void);
+
 #endif

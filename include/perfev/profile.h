@@ -168,6 +168,28 @@ struct pev_profile_opts {
 	 * loops folded; perf's order and overlap rules), and the call-tree
 	 * nodes count the branches (pev_profile_node_branch). */
 	bool branch_history;
+	/* Keep one record per sample added (struct pev_profile_sample, in
+	 * the order they came), for the views that need every sample and
+	 * its stack: pev_profile_samples.  Not in branch mode. */
+	bool keep_samples;
+};
+
+/* A sample kept with opts.keep_samples: its frames are the profile's own
+ * (the same frames the call trees are made of). */
+struct pev_profile_sample {
+	uint64_t time;		/* 0 without PERF_SAMPLE_TIME */
+	uint64_t period;	/* what it counts (the weight in mem mode) */
+	const char *comm;	/* the thread's comm when sampled (interned) */
+	int32_t pid, tid;
+	int32_t cpu;		/* -1 without PERF_SAMPLE_CPU */
+	uint32_t event;		/* event index */
+	uint32_t self;		/* frame id of the sample's own ip */
+	uint32_t chain;		/* chain id (pev_profile_chain); UINT32_MAX: none */
+	uint8_t cpumode;	/* PERF_RECORD_MISC_CPUMODE_MASK bits */
+	/* Rejected by the filter's comm, pid, tid, DSO or symbol lists:
+	 * kept so that totals can be told apart, not meant to be shown.
+	 * Samples outside the time and CPU ranges are not kept at all. */
+	bool filtered;
 };
 
 /* --branch-history: what perf 6.1 counts on a call-tree node.  branch:
@@ -352,6 +374,18 @@ PEV_EXPORT int pev_profile_entry_ipc(struct pev_profile *p, const struct pev_pro
  * -EINVAL for a bad node. */
 PEV_EXPORT int pev_profile_node_branch(const struct pev_profile *p, uint32_t n,
 				       struct pev_profile_branch_counts *out);
+/* With opts.keep_samples: the samples added, in the order they came
+ * (*n of them); NULL and 0 when none were kept. */
+PEV_EXPORT const struct pev_profile_sample *
+pev_profile_samples(const struct pev_profile *p, size_t *n);
+/* The frame ids of chain c, leaf first (with --max-stack applied as the
+ * call trees have it); returns how many, 0 for UINT32_MAX or a bad id. */
+PEV_EXPORT size_t pev_profile_chain(const struct pev_profile *p, uint32_t c,
+				    const uint32_t **ids);
+/* A frame by id (a sample's self, a chain's entries); NULL out of range. */
+PEV_EXPORT const struct pev_profile_frame *
+pev_profile_frame(const struct pev_profile *p, uint32_t id);
+PEV_EXPORT size_t pev_profile_nr_frames(const struct pev_profile *p);
 PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
 					   const struct pev_profile_frame *f,
 					   bool chain);

@@ -507,6 +507,19 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	uint64_t period = !p->opts.mem_mode ? s->period :
 			  (s->weight & 0xffffffffu) ? (s->weight & 0xffffffffu) : 1;
 
+	if (p->opts.keep_samples && !p->opts.branch_mode) {
+		struct pev_profile_sample ks = {
+			.time = s->time, .period = period, .comm = comm,
+			.pid = (int32_t)s->pid, .tid = (int32_t)s->tid,
+			.cpu = (s->fields & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1,
+			.event = ev, .self = (uint32_t)self,
+			.chain = p->opts.callchains ? (uint32_t)chain : UINT32_MAX,
+			.cpumode = cpumode, .filtered = filtered,
+		};
+
+		if ((err = pev__pf_keep(p, &ks)))
+			return err;
+	}
 	if (p->opts.branch_mode)
 		return (s->fields & PERF_SAMPLE_BRANCH_STACK) ?
 		       pev__pf_add_branches(p, s, cpumode, &k, level, filtered) : 0;
@@ -729,6 +742,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	free(p->ents);
 	free(p->chain_pool);
 	free(p->chains);
+	free(p->kept);
 	free(p->pairs);
 	free(p->log);
 	free(p->items);

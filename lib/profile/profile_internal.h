@@ -217,6 +217,10 @@ struct pev_profile {
 	uint32_t comm_pid, comm_tid;
 	const char *comm_last;
 
+	/* opts.keep_samples */
+	struct pev_profile_sample *kept;
+	size_t nkept, kept_cap;
+
 	/* Scratch. */
 	uint32_t *scratch;
 	size_t scratch_cap;
@@ -273,6 +277,8 @@ void pev__pf_ipc_free(struct pev_profile *p);
 /* profile_intern.c */
 int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);
 struct pev_profile_frame *pev__pf_frame_at(const struct pev_profile *p, uint32_t i);
+/* opts.keep_samples: appends *ks; 0 or -ENOMEM. */
+int pev__pf_keep(struct pev_profile *p, const struct pev_profile_sample *ks);
 uint32_t pev__pf_dso_order(struct pev_profile *p, struct pev_dso *dso);
 int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 		     const struct pev_symbol *sym, const char *inl,
