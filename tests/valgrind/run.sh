@@ -20,7 +20,7 @@ vgopts=(--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 wrap=$logs/perfev
 cat >"$wrap" <<W
 #!/bin/sh
-exec valgrind ${vgopts[*]} --log-file=$logs/perfev.%p.log "$root/$build/perfev" "\$@"
+exec valgrind ${vgopts[*]} --log-file=\${PERFEV_VG_LOGS:-$logs}/perfev.%p.log "$root/$build/perfev" "\$@"
 W
 chmod +x "$wrap"
 # perfev finds its libexec helper next to itself: the wrapper's too
@@ -30,33 +30,62 @@ if [ -x "$root/$build/perfev-read-vdso32" ]; then ln -s "$root/$build/perfev-rea
 chmod 1777 "$logs"
 export PERFEV_BUILD=$build PERFEV=$wrap PERFEV_VALGRIND=1
 tmo=${TEST_TIMEOUT:-300}
-pass=0 fail=0 skip=0 failed=()
+# Two tests at a time by default (VG_JOBS): valgrind runs one thread of a
+# program at a time, so a 2-core machine runs two of them in about half the
+# time; each test has its own log folder.
+jobs=${VG_JOBS:-2}
+run_one() {
+  local t=$1 name=${1#"$build"/tests/} d
+  d=$logs/run.$(echo "$name" | tr / _)
+  mkdir -p "$d" && chmod 1777 "$d"
+  local t0 out rc bad dt
+  t0=$(date +%s)
+  out=$(PERFEV_VG_LOGS=$d timeout -k 5 "$tmo" valgrind "${vgopts[@]}" --log-file="$d/test.%p.log" "$t" 2>&1); rc=$?
+  # With --quiet a log holds only errors ("==PID== Invalid read ...",
+  # "==PID== N bytes in 1 blocks are definitely lost ...", their indented
+  # stacks) and valgrind's warnings; any error line fails the test.
+  bad=$(grep -lE '^==[0-9]+== [^ ]' "$d"/*.log 2>/dev/null |
+        while read -r l; do grep -qvE '^(==[0-9]+== (Warning|WARNING|$| )|--[0-9]+--)' "$l" && echo "$l"; done)
+  dt=$(( $(date +%s) - t0 ))
+  {
+    if [ -n "$bad" ] || { [ $rc -ne 0 ] && [ $rc -ne 77 ]; }; then
+      echo "FAIL $name (exit $rc, ${dt}s)"
+      echo "$out" | tail -n 15 | sed 's/^/    /'
+      for l in $bad; do sed 's/^/    /' "$l" | head -n 60; done
+    elif [ $rc -eq 77 ]; then
+      echo "SKIP $name: $(echo "$out" | grep -i skip | tail -n1)"
+    else
+      echo "PASS $name (${dt}s)"
+    fi
+  } > "$d/result"
+  rm -f "$d"/*.log
+  cat "$d/result"
+}
+export -f run_one
+export build logs tmo
 start=$(date +%s)
+list=()
 for t in $(find "$build/tests/unit" "$build/tests/live" "$build/tests/compat" -type f -executable 2>/dev/null | sort); do
   name=${t#"$build"/tests/}
   [ -n "$only" ] && ! [[ $name =~ $only ]] && continue
   if grep -qE "^$name( |$)" "$here/exclude" 2>/dev/null; then continue; fi
-  rm -f "$logs"/*.log
-  t0=$(date +%s)
-  out=$(timeout -k 5 "$tmo" valgrind "${vgopts[@]}" --log-file="$logs/test.%p.log" "$t" 2>&1); rc=$?
-  # With --quiet a log holds only errors ("==PID== Invalid read ...",
-  # "==PID== N bytes in 1 blocks are definitely lost ...", their indented
-  # stacks) and valgrind's warnings; any error line fails the test.
-  bad=$(grep -lE '^==[0-9]+== [^ ]' "$logs"/*.log 2>/dev/null |
-        while read -r l; do grep -qvE '^(==[0-9]+== (Warning|WARNING|$| )|--[0-9]+--)' "$l" && echo "$l"; done)
-  dt=$(( $(date +%s) - t0 ))
-  if [ -n "$bad" ] || { [ $rc -ne 0 ] && [ $rc -ne 77 ]; }; then
-    fail=$((fail+1)); failed+=("$name")
-    echo "FAIL $name (exit $rc, ${dt}s)"
-    echo "$out" | tail -n 15 | sed 's/^/    /'
-    for l in $bad; do sed 's/^/    /' "$l" | head -n 60; done
-  elif [ $rc -eq 77 ]; then
-    skip=$((skip+1)); echo "SKIP $name: $(echo "$out" | grep -i skip | tail -n1)"
-  else
-    pass=$((pass+1)); echo "PASS $name (${dt}s)"
-  fi
+  list+=("$t")
+done
+# vgopts is an array: passed to the workers through a file they source
+declare -p vgopts > "$logs/vgopts.sh"
+printf '%s\n' "${list[@]}" |
+  xargs -P "$jobs" -I{} bash -c 'source "$logs/vgopts.sh"; run_one "$1"' _ {}
+pass=0 fail=0 skip=0 failed=()
+for t in "${list[@]}"; do
+  name=${t#"$build"/tests/}
+  r=$logs/run.$(echo "$name" | tr / _)/result
+  case $(head -c 4 "$r" 2>/dev/null) in
+    PASS) pass=$((pass+1)) ;;
+    SKIP) skip=$((skip+1)) ;;
+    *) fail=$((fail+1)); failed+=("$name") ;;
+  esac
 done
 rm -rf "$logs"
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
-echo "valgrind: $pass passed, $fail failed, $skip skipped in $(( $(date +%s) - start ))s"
+echo "valgrind: $pass passed, $fail failed, $skip skipped in $(( $(date +%s) - start ))s (${jobs} at a time)"
 [ "$fail" -eq 0 ]
