@@ -394,6 +394,8 @@ static int report_run(struct report *r)
 	if (!r->input)
 		r->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
 			   "-" : "perf.data";
+	if (cli_check_owner(r->input, r->force))
+		return EXIT_ERROR;
 	/* a small window: the report keeps nothing that points into the file */
 	struct pev_data_open_opts oo = { .size = sizeof(oo), .window = 8u << 20 };
 

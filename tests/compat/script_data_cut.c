@@ -11,7 +11,8 @@
  * here by walking the record headers; each line one perf script prints
  * for the whole file), then one warning line with the numbers taken from
  * the file's header, and exit 3 (README: Exit codes).  Also -f: a file
- * owned by another user is refused without -f, as perf refuses it. */
+ * owned by another user is refused without -f, as perf refuses it (by
+ * script, report and convert). */
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -202,6 +203,13 @@ int main(void)
 			  "-f: output differs from perf script's");
 		rc = t_sh("%s script --force -i %s > /dev/null 2>&1", perfev, path);
 		CHECK_EQ_INT(rc, 0);
+		/* report and convert too, as perf report */
+		CHECK_MSG(t_sh("%s report --stdio -i %s > /dev/null 2>&1", PERF, path) != 0,
+			  "perf report reads a file of another user without -f");
+		CHECK_EQ_INT(t_sh("%s report -i %s > /dev/null 2>&1", perfev, path), 1);
+		CHECK_EQ_INT(t_sh("%s report -f -i %s > /dev/null 2>&1", perfev, path), 0);
+		CHECK_EQ_INT(t_sh("%s convert --to folded -i %s > /dev/null 2>&1", perfev, path), 1);
+		CHECK_EQ_INT(t_sh("%s convert --to folded -f -i %s > /dev/null 2>&1", perfev, path), 0);
 	} else {
 		printf("not root: the -f part needs chown to another user, not run\n");
 	}
