@@ -1,6 +1,7 @@
 /* perfev convert --to folded against perf: files perf records at test
  * time from programs we did not write (python3 with -g and with
- * --call-graph dwarf, a C++ program built with g++ -O2 -g, gcc's cc1),
+ * --call-graph dwarf, a C++ program built with g++ -O2 -g, gcc's cc1) and
+ * files perfev records (-g, dwarf),
  * `perf script` run through an independent stackcollapse
  * (tests/helpers/stackcollapse.py: stackcollapse-perf.pl's rules), byte
  * for byte; with --with-pid/--with-tid, --kernel-tag, --value period and
@@ -88,6 +89,16 @@ int main(void)
 				  PERF, f, bin), 0);
 		all_modes(f);
 	}
+
+	/* a file perfev recorded (perf script reads it) */
+	snprintf(f, sizeof(f), "%s/pev.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
+			  perfev, f, py), 0);
+	all_modes(f);
+	snprintf(f, sizeof(f), "%s/pevd.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q --call-graph dwarf -e cpu-clock -c 400000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
+			  perfev, f, py), 0);
+	same_folded(f, "", "", "");
 
 	/* bad command lines: exit 2 with a message; a missing file: 1 */
 	snprintf(f, sizeof(f), "%s/py.data", dir);
