@@ -158,12 +158,13 @@ void rec_span_copy(const struct pev_ring_span *sp, int n, size_t off,
 /* record_offcpu.c: --off-cpu.  check: tracefs and the tracepoint's id
  * readable (else one error printed, -errno); config: the attrs of the two
  * events, after config_attr; open_error: why sched_switch was refused;
- * scan: a ring's records of a pass; flush: the pass's offcpu-time samples
- * to the file (before its FINISHED_ROUND); free: the state. */
+ * scan: a ring's records of a pass (out of memory: a warning, and no more
+ * pairing); flush: the pass's offcpu-time samples to the file (before its
+ * FINISHED_ROUND), 0 or the writer's -errno; free: the state. */
 int rec_offcpu_check(void);
 void rec_offcpu_config(struct rec *r);
 void rec_offcpu_open_error(struct rec *r, int err);
-int rec_offcpu_scan(struct rec *r, const struct pev_ring_span *sp, int n, size_t total);
+void rec_offcpu_scan(struct rec *r, const struct pev_ring_span *sp, int n, size_t total);
 int rec_offcpu_flush(struct rec *r);
 void rec_offcpu_free(struct rec *r);
 

@@ -125,7 +125,7 @@ static int drain_pass(struct rec *r)
 			account(r, sp, n, total);
 			err = pev_data_writer_writev(r->w, bufs, lens, (size_t)n);
 			if (!err && r->o.off_cpu)
-				err = rec_offcpu_scan(r, sp, n, total);
+				rec_offcpu_scan(r, sp, n, total);
 			r->bytes += total;
 			wrote = true;
 		}

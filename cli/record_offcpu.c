@@ -266,15 +266,37 @@ static void scan_record(struct rec *r, const void *buf, size_t len)
 	}
 }
 
-int rec_offcpu_scan(struct rec *r, const struct pev_ring_span *sp, int n, size_t total)
+/* Pairing that fails (memory) stops, with a warning; the recording goes on. */
+static bool given_up(struct rec *r)
+{
+	struct rec_offcpu *oc = r->off;
+
+	if (!oc->err)
+		return false;
+	if (oc->err != 1)
+		cli_warn("--off-cpu: cannot pair the context switches (%s); the file has "
+			 "no offcpu-time samples from here on", strerror(-oc->err));
+	oc->err = 1;
+	return true;
+}
+
+void rec_offcpu_scan(struct rec *r, const struct pev_ring_span *sp, int n, size_t total)
 {
 	if (!r->off) {
 		int err = init(r);
 
-		if (err < 0)
-			return err;
+		if (err < 0 && r->off)
+			r->off->err = err;
+		if (!r->off) {
+			cli_warn("--off-cpu: out of memory; the file has no offcpu-time samples");
+			r->o.off_cpu = false;
+			return;
+		}
 	}
 	struct rec_offcpu *oc = r->off;
+
+	if (given_up(r))
+		return;
 
 	for (size_t off = 0; off + 8 <= total && !oc->err; ) {
 		struct perf_event_header h;
@@ -297,7 +319,7 @@ int rec_offcpu_scan(struct rec *r, const struct pev_ring_span *sp, int n, size_t
 			scan_record(r, p, h.size);
 		off += h.size;
 	}
-	return oc->err;
+	given_up(r);
 }
 
 static int cmp_ev(const void *a, const void *b)
@@ -403,14 +425,15 @@ static void pair(struct rec *r, struct sw_ev *e, size_t *ncarry)
 	}
 	switch (e->kind) {
 	case EV_OUT: {
-		uint64_t *p = grow(t->ips, &t->cap, e->nr, sizeof(*p));
+		uint64_t *p = e->nr ? grow(t->ips, &t->cap, e->nr, sizeof(*p)) : t->ips;
 
-		if (!p) {
+		if (e->nr && !p) {
 			oc->err = -ENOMEM;
 			return;
 		}
 		t->ips = p;
-		memcpy(t->ips, oc->pool + e->chain, e->nr * sizeof(*p));
+		if (e->nr)	/* none: a kernel thread, never emitted */
+			memcpy(t->ips, oc->pool + e->chain, e->nr * sizeof(*p));
 		t->nr = e->nr;
 		t->pending = true;
 		t->preempt = false;
@@ -443,18 +466,16 @@ int rec_offcpu_flush(struct rec *r)
 	struct rec_offcpu *oc = r->off;
 	size_t ncarry = 0;
 
-	if (!oc)
+	if (!oc || given_up(r))
 		return 0;
-	if (oc->err)
-		return oc->err;
 	qsort(oc->ev, oc->nev, sizeof(*oc->ev), cmp_ev);
 	oc->nout = 0;
 	for (size_t i = 0; i < oc->nev && !oc->err; i++)
 		pair(r, &oc->ev[i], &ncarry);
 	oc->nev = ncarry;
 	oc->npool = 0;	/* carried switch-ins hold no chain */
-	if (oc->err || !oc->nout)
-		return oc->err;
+	if (given_up(r) || !oc->nout)
+		return 0;
 	return pev_data_writer_write(r->w, oc->out, oc->nout);
 }
 
