@@ -331,12 +331,8 @@ static int start_output(struct rec *r, const char **what)
 		n = pev_synth_all_processes(&so, pev_data_writer_emit, r->w);
 	else if (n >= 0 && r->wl && !r->wl_timer)
 		n = rec_synth_workload_comm(r, &so);
-	for (size_t t = 0; n >= 0 && !r->cpu_wide && (!r->wl || r->wl_timer) &&
-			    t < r->nthreads; t++) {
-		long m = pev_synth_process(r->threads[t], &so, pev_data_writer_emit, r->w);
-
-		n = m == -ESRCH ? 0 : m;	/* ended meanwhile */
-	}
+	if (n >= 0 && !r->cpu_wide && (!r->wl || r->wl_timer))
+		n = rec_synth_targets(r, &so);
 	if (n >= 0 && r->o.namespaces)
 		n = rec_synth_namespaces(r, &so);
 	if (n >= 0 && r->o.all_cgroups) {

@@ -193,6 +193,9 @@ uint64_t rec_regs_all_mask(void);
  * COMM of the forked child (no FORK, none of its maps before the exec:
  * its libunwind glue would take them for the workload's). */
 long rec_synth_workload_comm(struct rec *r, const struct pev_synth_opts *so);
+/* -p/-t/-u: FORK, COMM and maps of each process of the thread slots,
+ * once per process. */
+long rec_synth_targets(struct rec *r, const struct pev_synth_opts *so);
 long rec_synth_namespaces(struct rec *r, const struct pev_synth_opts *so);
 long rec_synth_cgroups(struct rec *r, const struct pev_synth_opts *so);
 

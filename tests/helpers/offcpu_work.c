@@ -4,8 +4,8 @@
  * in it, whatever the C library does with its frame pointer).
  *
  *   offcpu_work        oc_sleep_200ms: 5 sleeps of 200 ms (1 s off CPU)
- *   offcpu_work -t     two threads: oc_wait_a 4 x 100 ms (0.4 s) and
- *                      oc_wait_b 3 x 200 ms (0.6 s)
+ *   offcpu_work -t [N] two threads: oc_wait_a 4N x 100 ms (0.4 s) and
+ *                      oc_wait_b 3N x 200 ms (0.6 s); N = 1 by default
  *
  * It prints "slept <tid> <function> <ns>" per function, the time its own
  * clock saw in the system calls. */
@@ -13,10 +13,13 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+static int rounds = 1;
 
 static uint64_t now_ns(void)
 {
@@ -65,20 +68,28 @@ __attribute__((noinline)) void oc_sleep_200ms(int times)
 
 __attribute__((noinline)) void oc_wait_a(void)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t = 0;
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4 * rounds; i++) {
+		uint64_t t0 = now_ns();
+
 		nap(100);
-	report(__func__, now_ns() - t0);
+		t += now_ns() - t0;
+	}
+	report(__func__, t);
 }
 
 __attribute__((noinline)) void oc_wait_b(void)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t = 0;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3 * rounds; i++) {
+		uint64_t t0 = now_ns();
+
 		nap(200);
-	report(__func__, now_ns() - t0);
+		t += now_ns() - t0;
+	}
+	report(__func__, t);
 }
 
 static void *thread_a(void *arg)
@@ -100,6 +111,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "-t")) {
 		pthread_t a, b;
 
+		if (argc > 2)
+			rounds = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
 		if (pthread_create(&a, NULL, thread_a, NULL) ||
 		    pthread_create(&b, NULL, thread_b, NULL))
 			return 1;
