@@ -11,7 +11,8 @@
  *   each function's samples are all of its thread (the tid the workload
  *   printed), 0.4 s and 0.6 s (+-5%);
  * - system-wide (-a, with kernel threads that have no user stack: perfev
- *   stopped with "cannot write ... Cannot allocate memory"): the same 1 s;
+ *   stopped with "cannot write ... Cannot allocate memory"): the same 1 s,
+ *   and perf report reads the file without an out-of-order warning;
  * - -p of the running two-thread workload: each thread's samples on its
  *   function (perfev's side band made each thread a process, and perf left
  *   some threads' frames unresolved);
@@ -171,6 +172,14 @@ static void system_wide(void)
 	CHECK_EQ_INT(a.samples, 5);
 	CHECK_MSG(oc_expected(a.ns, 1000000000, slept), "-a: off-CPU %llu ns, not 1 s +-5%%",
 		  (unsigned long long)a.ns);
+	/* the samples are written in time order as perf's rounds need them:
+	 * perf warns of none out of order (it would: "N out of order events") */
+	CHECK_EQ_INT(t_sh("%s report -i %s/all.data --stdio > /dev/null 2> %s/all.err",
+			  OC_PERF, dir, dir), 0);
+	char *err = slurp_in_dir("all.err");
+
+	CHECK_MSG(!strstr(err, "out of order") && !strstr(err, "rror"), "perf report: %s", err);
+	free(err);
 	free(out);
 	free(pt);
 }
