@@ -146,6 +146,7 @@ void rec_offcpu_config(struct rec *r)
 			  PERF_SAMPLE_TIME | PERF_SAMPLE_TID;
 	sw->sample_period = 1;
 	sw->freq = 0;
+	sw->exclude_kernel = 0;	/* --all-user: it would never fire */
 	sw->exclude_callchain_kernel = 1;
 	sw->exclude_callchain_user = 0;
 	sw->sample_regs_user = 0;

@@ -6,7 +6,7 @@
  *   clock saw more, within 5% of what it saw), no more than the workload's own clock saw in its
  *   nanosleep calls and at most 2% less; perf report gives the same
  *   period to the function; perfev script and perfev report give exactly
- *   perf's numbers;
+ *   perf's numbers; the same five with --all-user;
  * - two threads (oc_wait_a: 4 x 100 ms, oc_wait_b: 3 x 200 ms), with -g:
  *   each function's samples are all of its thread (the tid the workload
  *   printed), 0.4 s and 0.6 s (+-5%);
@@ -113,6 +113,16 @@ static void one_thread(void)
 	free(out);
 	free(pt);
 	free(et);
+
+	/* --all-user excludes the kernel from every event but the tracepoint
+	 * (it fires in the kernel: excluded, it gave no offcpu-time at all) */
+	CHECK_EQ_INT(t_sh("%s record -q --off-cpu --all-user -o %s/au.data -- %s > %s/au.out",
+			  t_perfev(), dir, oc_work(), dir), 0);
+	pt = script(OC_PERF, "au.data", "perf5.txt");
+	oc_parse(pt, &a, 1);
+	printf("--all-user: %u samples on %s\n", a.samples, a.fn);
+	CHECK_EQ_INT(a.samples, 5);
+	free(pt);
 }
 
 static void two_threads(void)
