@@ -17,9 +17,14 @@
  * Each drain pass collects these, pairs them per thread in time order and
  * appends one offcpu-time sample per interval (period t_in - t_out, time
  * t_in) before the pass's FINISHED_ROUND.  A switch-in is seen at most one
- * pass before its switch-out (the rings are read one after the other), so
- * an unpaired switch-in waits one pass.  The samples' times are therefore
- * never older than what perf's round rule has flushed already.  */
+ * pass before its switch-out (the rings are read one after the other, and
+ * the switch-out is in its ring before the thread can run elsewhere), so
+ * an unpaired switch-in waits one pass.  Perf's round rule: at the end of
+ * round k it delivers what is older than the newest time of round k-1.
+ * Our sample's switch-out was not yet in its ring when round k-1 read that
+ * ring, so t_in > t_out > everything round k-2 held: never older than what
+ * perf has delivered when it reads the sample (no "out of order" warning,
+ * which appending at the end with true times would give).  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
