@@ -42,5 +42,6 @@ int cmd_buildid_list(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif
