@@ -85,13 +85,11 @@ static int key_collapse(const struct pev_profile_entry *a, const struct pev_prof
 	case PEV_SORT_DSO:
 		return dso_cmp(a->frame, b->frame);
 	case PEV_SORT_SYM: {
-		/* perf diff: a symbol by its name, an unresolved address
-		 * equal to any other (measured: perf 6.1 pairs them so) */
+		/* perf diff: a symbol by its name alone (its DSO is the dso
+		 * key's), an unresolved address equal to any other
+		 * (measured: perf 6.1 pairs them so) */
 		const struct pev_symbol *sa = sym_of(a), *sb = sym_of(b);
-		int c = dso_cmp(a->frame, b->frame);
 
-		if (c)
-			return c;
 		if (!sa || !sb)
 			return !sa && !sb ? 0 : !sa ? 1 : -1;
 		return sign64(strcmp(sa->name, sb->name));
@@ -510,49 +508,53 @@ static void formula(struct diff *d, struct diff_table *t, const struct diff_row 
 	}
 }
 
+/* One column's cell as perf prints it in its stdio table: the columns
+ * with a colour function print through it (colours or not; perf always
+ * takes that path without -t), the others through their entry function,
+ * padded to the column's width (right-aligned); whatever is shorter than
+ * the column is then padded on the right (perf's
+ * hist_entry__snprintf_alignment). */
 static void cell(struct diff *d, struct diff_table *t, const struct diff_row *w,
-		 const struct dcol *c, char *b)
+		 const struct dcol *c, char *out, size_t outsz)
 {
 	const struct dent *p = w->pair[c->file];
+	char b[CELL] = " ";
+	int f = c->file, n;
 
-	strcpy(b, " ");
 	switch (c->kind) {
-	case DC_BASELINE:
-		if (!w->dummy)
-			snprintf(b, CELL, "%6.2f%%", 100.0 * w->period / t->base_total);
+	case DC_BASELINE:	/* perf's hpp__color_baseline */
+		if (w->dummy)
+			n = snprintf(out, outsz, "%*s", c->width, " ");
 		else
-			b[0] = 0;
-		return;
-	case DC_BASE_PERIOD:
-		snprintf(b, CELL, "%" PRIu64, w->period);
-		return;
-	default:
+			n = snprintf(out, outsz, "%*.2f%%", c->width - 1,
+				     100.0 * w->period / t->base_total);
+		break;
+	case DC_COMPUTE:	/* perf's __hpp__color_compare */
+		if (!p)
+			n = snprintf(out, outsz, "%*s", c->width, " ");
+		else if (d->compute == D_DELTA || d->compute == D_DELTA_ABS)
+			n = snprintf(out, outsz, "%+*.2f%%", c->width - 1, w->delta[f]);
+		else if (w->dummy)
+			n = snprintf(out, outsz, "%*s", c->width, "N/A");
+		else if (d->compute == D_RATIO)
+			n = snprintf(out, outsz, "%*.6f", c->width, w->ratio[f]);
+		else
+			n = snprintf(out, outsz, "%14" PRId64, w->wdiff[f]);
+		break;
+	default:		/* perf's hpp__entry_global */
+		if (c->kind == DC_BASE_PERIOD)
+			snprintf(b, sizeof(b), "%" PRIu64, w->period);
+		else if (p && c->kind == DC_FORMULA)
+			formula(d, t, w, f, b, sizeof(b));
+		else if (p && c->kind == DC_PERIOD)
+			snprintf(b, sizeof(b), "%" PRIu64, p->period);
+		n = snprintf(out, outsz, "%*s", c->width, b);
 		break;
 	}
-	if (!p)
-		return;
-	switch (c->kind) {
-	case DC_COMPUTE:
-		if (d->compute == D_DELTA || d->compute == D_DELTA_ABS) {
-			snprintf(b, CELL, "%+4.2F%%", w->delta[c->file]);
-		} else if (w->dummy) {
-			snprintf(b, CELL, "N/A");
-		} else if (d->compute == D_RATIO) {
-			if (w->ratio[c->file] > 0.0)
-				snprintf(b, CELL, "%14.6F", w->ratio[c->file]);
-		} else {
-			snprintf(b, CELL, "%14" PRId64, w->wdiff[c->file]);
-		}
-		break;
-	case DC_FORMULA:
-		formula(d, t, w, c->file, b, CELL);
-		break;
-	case DC_PERIOD:
-		snprintf(b, CELL, "%" PRIu64, p->period);
-		break;
-	default:
-		break;
-	}
+	while (n >= 0 && n < c->width && (size_t)n + 1 < outsz)
+		out[n++] = ' ';
+	if (n >= 0 && (size_t)n < outsz)
+		out[n] = 0;
 }
 
 static void print_table(struct diff *d, struct diff_table *t)
@@ -603,13 +605,13 @@ static void print_table(struct diff *d, struct diff_table *t)
 	}
 	for (size_t j = 0; j < t->n; j++) {
 		const struct diff_row *w = t->rows[j];
-		char b[CELL], key[8192];
+		char b[2 * CELL], key[8192];
 
 		if (w->e->filtered)
 			continue;
 		for (int i = 0; i < ncols; i++) {
-			cell(d, t, w, &cols[i], b);
-			fprintf(o, "  %*s", cols[i].width, b);
+			cell(d, t, w, &cols[i], b, sizeof(b));
+			fprintf(o, "  %s", b);
 		}
 		for (unsigned i = 0; i < r0->ncols; i++) {
 			struct col c = r0->cols[i];
