@@ -9,7 +9,7 @@
  * What perf diff pairs is what this proves: a DSO by its short name, a
  * symbol by its name (two copies of one static function are one entry),
  * every unresolved address of a DSO as one entry shown with the lowest
- * address; the Baseline percentages of the entries -b keeps; the cells as
+ * address (a stripped program; two static functions of one name); the Baseline percentages of the entries -b keeps; the cells as
  * perf's colour path prints them (wdiff 0, a 14-wide wdiff in a wider
  * multi-file column).
  * Then the errors: a missing file and a file that is not perf.data exit 1
@@ -23,6 +23,20 @@
 static const char py1[] =
 	"import json\ns = 0\nfor i in range(60000):\n"
 	"    s += len(json.dumps({'a': i, 'b': [i, str(i) * 3]}))\nprint(s)\n";
+/* two copies of a static function "work" (one entry for perf diff), and
+ * the same program stripped (its addresses unresolved: one entry) */
+static const char u1_src[] =
+	"__attribute__((noinline)) static long work(long n) { long s = 0;\n"
+	"  for (long i = 0; i < n; i++) s += i * 7 ^ (s >> 3); return s; }\n"
+	"long one(long n) { return work(n); }\n";
+static const char u2_src[] =
+	"__attribute__((noinline)) static long work(long n) { long s = 1;\n"
+	"  for (long i = 0; i < n; i++) s = s * 31 + i; return s; }\n"
+	"long two(long n) { return work(n); }\n";
+static const char um_src[] =
+	"#include <stdlib.h>\nlong one(long), two(long);\nvolatile long sink;\n"
+	"int main(int argc, char **argv) { long n = atol(argv[1]);\n"
+	"  sink = one(n) + two(n * (argc > 2 ? 3 : 1)); return 0; }\n";
 static const char py2[] =
 	"s = 0\nfor i in range(400000):\n    s += len(str(i * i)) + hash(str(i))\nprint(s)\n";
 
@@ -97,7 +111,7 @@ int main(void)
 	record("py2.data", "cpu-clock", "python3 p2.py");
 
 	static const char *const modes[] = {
-		"", "-c delta", "-c delta-abs", "-c ratio", "-c wdiff:1,2",
+		"", "-c delta", "-c delta-abs", "-c ratio", "-c wdiff:1,2", "-c wdiff:1,1",
 		"-c wdiff:3,2 -F", "-p", "-F", "-p -F", "-c ratio -p -F", "-b",
 		"-b -c delta -F", "-o 0", "-o 0 -c ratio", "-q",
 		"--sort sym", "--sort dso", "--sort comm,dso", "--sort pid",
@@ -137,6 +151,23 @@ int main(void)
 	record("dd2.data", "cpu-clock", "dd if=/dev/zero of=/dev/null bs=64k count=30000");
 	same_diff("dd1.data dd2.data", "dd");
 	same_diff("-c delta -p dd1.data dd2.data", "Delta");
+
+	/* pairing rules: symbols by name, unresolved addresses together (s
+	 * is built -O2 so that its build id is not u's: perf would find u's
+	 * symbols for it in the build-id cache) */
+	report_cmp_write(path, sizeof(path), "u1.c", u1_src);
+	report_cmp_write(path, sizeof(path), "u2.c", u2_src);
+	report_cmp_write(path, sizeof(path), "um.c", um_src);
+	CHECK_EQ_INT(t_sh("cd %s && gcc -O1 -o u u1.c u2.c um.c && gcc -O2 -o s u1.c u2.c um.c && strip -s s",
+			  dir), 0);
+	record("u1.data", "cpu-clock", "./u 20000000");
+	record("u2.data", "cpu-clock", "./u 20000000 x");
+	same_diff("u1.data u2.data", "] work");
+	same_diff("-c ratio -p u2.data u1.data", "] work");
+	record("s1.data", "cpu-clock", "./s 20000000");
+	record("s2.data", "cpu-clock", "./s 20000000 x");
+	same_diff("s1.data s2.data", "[.] 0x");
+	same_diff("-c wdiff:1,1 --sort sym s1.data s2.data", "[.] 0x");
 
 	/* several files: [Data N] headers and per-file columns */
 	same_diff("py1.data py2.data cc2.data", "#  [2] cc2.data");
