@@ -94,7 +94,6 @@ static int setup_file(struct diff_opts *o, int f)
 
 	memset(r, 0, sizeof(*r));
 	r->input = d->paths[f];
-	r->missing_hint = "'perfev diff OLD NEW'";
 	r->kallsyms = o->kallsyms;
 	r->symfs = o->symfs;
 	r->fopts = o->fopts;

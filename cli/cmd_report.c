@@ -401,8 +401,8 @@ int report_load(struct report *r, bool header_only)
 	r->data = pev_data_open(r->input, &oo, err, sizeof(err));
 	if (!r->data) {
 		if (errno == ENOENT && strcmp(r->input, "-"))
-			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with %s",
-				  r->input, r->missing_hint ? r->missing_hint : "-i");
+			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
+				  r->input);
 		else
 			cli_error("cannot read '%s': %s", r->input,
 				  err[0] ? err : strerror(errno));

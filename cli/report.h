@@ -73,8 +73,6 @@ struct report {
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;
-	/* how to name a missing input in the error (default "-i") */
-	const char *missing_hint;
 
 	/* derived */
 	bool use_callchain, cumulate, relative;
