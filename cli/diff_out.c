@@ -377,7 +377,7 @@ static int pair_file(struct diff *d, struct diff_table *t, int f)
 		free(used);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < nrows; i++) {
+	for (size_t i = 0; i < nrows && n; i++) {
 		struct dent key = { .e = t->rows[i]->e };
 		const struct dent *m = bsearch(&key, v, n, sizeof(*v), dent_collapse_qs);
 
@@ -679,7 +679,8 @@ static int diff_event(struct diff *d, size_t ev)
 		if (!d->relative || !t.rows[i]->e->filtered)
 			t.base_total += t.rows[i]->period;
 	/* the collapsed tree's order, then perf's output sort (stable) */
-	qsort(t.rows, t.n, sizeof(*t.rows), row_collapse_qs);
+	if (t.n)
+		qsort(t.rows, t.n, sizeof(*t.rows), row_collapse_qs);
 	tmp = malloc((t.n ? t.n : 1) * sizeof(*tmp));
 	if (!tmp) {
 		ret = -ENOMEM;
