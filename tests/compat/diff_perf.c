@@ -5,7 +5,8 @@
  * Every compute mode (delta-abs, delta, ratio, wdiff), -p, -F, -b, -o,
  * -q, --sort variants, the filters (-d, -S, -C, --percentage relative),
  * three and four files, files that share nothing (other comms; an event
- * the baseline lacks), and the default names perf.data.old perf.data.
+ * the baseline lacks), an event with no samples in the baseline, and the
+ * default names perf.data.old perf.data.
  * What perf diff pairs is what this proves: a DSO by its short name, a
  * symbol by its name (two copies of one static function are one entry),
  * every unresolved address of a DSO as one entry shown with the lowest
@@ -118,6 +119,7 @@ int main(void)
 		"--sort sym,dso", "--sort dso,sym,comm", "--sort cpu",
 		"-C python3", "-S _PyEval_EvalFrameDefault,PyObject_Malloc",
 		"-d '[kernel.kallsyms]'", "--percentage relative -d '[kernel.kallsyms]'",
+		"--kallsyms /proc/kallsyms --symfs / -c ratio",
 		NULL,
 	};
 	char args[512];
@@ -131,6 +133,7 @@ int main(void)
 	CHECK_EQ_INT(t_sh("cd %s && %s diff --stdio py1.data py2.data > s.txt && "
 			  "%s diff py1.data py2.data | cmp -s - s.txt", dir, perfev, perfev), 0);
 	same_diff("py2.data py1.data", "Delta Abs");
+	same_diff("--pid 1 py1.data py2.data", "Baseline");	/* no entries */
 
 	/* cc1: one file compiled without and with -O2 */
 	/* 300 small functions: enough of cc1's time to sample */
@@ -182,6 +185,18 @@ int main(void)
 	same_diff("py1.data tc.data", "# Event 'cpu-clock'");
 	same_diff("-b py1.data tc.data", "Baseline");
 
+	/* an event without samples in the baseline: perf prints -nan% */
+	if (!t_sh("cd %s && %s record -q -e cpu-clock,sched:sched_process_fork -o f1.data -- true > /dev/null 2>&1",
+		  dir, PERF)) {
+		record("f2.data", "cpu-clock,sched:sched_process_fork",
+		       "sh -c '/bin/true & /bin/true & wait'");
+		same_diff("f1.data f2.data", "# Event 'sched:sched_process_fork'");
+		same_diff("-c ratio -F -p f1.data f2.data", "# Event 'sched:sched_process_fork'");
+		same_diff("f2.data f1.data", "# Event 'sched:sched_process_fork'");
+	} else {
+		printf("tracepoint part skipped: perf cannot record sched:sched_process_fork here\n");
+	}
+
 	/* the default names, and one name (the new file) */
 	CHECK_EQ_INT(t_sh("cd %s && cp py1.data perf.data.old && cp py2.data perf.data", dir), 0);
 	same_diff("", "Baseline");
@@ -200,6 +215,8 @@ int main(void)
 	diff_fails("-o 2 py1.data py2.data", 2, "-o");
 	diff_fails("--sort nosuchkey py1.data py2.data", 2, "nosuchkey");
 	diff_fails("--percentage half py1.data py2.data", 2, "half");
+	/* samples without CPU: perf fails too (exit 255) */
+	diff_fails("--cpu 0 py1.data py2.data", 1, "CPU");
 
 	t_sh("rm -rf %s", dir);
 	return t_done();
