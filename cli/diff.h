@@ -28,8 +28,38 @@ struct diff {
 	FILE *out;
 };
 
+/* An entry of a file as perf diff's hists have it: the profile's entries
+ * equal on the diff's keys merged (perf's collapse), with the values of
+ * the first of them in perf's tree and the sum of their periods. */
+struct dent {
+	const struct pev_profile_entry *e;
+	uint64_t period;
+};
+
+struct diff_row {
+	const struct pev_profile_entry *e;	/* the row's keys */
+	struct report *r;			/* the file e is from */
+	uint64_t period;			/* the baseline's (0: dummy) */
+	bool dummy;
+	const struct dent *pair[DIFF_MAX_FILES];
+	double delta[DIFF_MAX_FILES], ratio[DIFF_MAX_FILES];
+	int64_t wdiff[DIFF_MAX_FILES];
+};
+
+struct diff_table {
+	struct diff_row **rows;
+	size_t n, cap;
+	long ev[DIFF_MAX_FILES];		/* each file's event, -1: none */
+	uint64_t total[DIFF_MAX_FILES];		/* as read */
+	uint64_t base_total;			/* of the rows kept */
+	struct dent *dents[DIFF_MAX_FILES];	/* each file's, merged */
+};
+
 /* diff_out.c: pairs the entries of every event of the baseline with
  * those of the other files and prints perf 6.1's table; 0 or -ENOMEM. */
 int diff_print(struct diff *d);
+/* diff_table.c: the table of one event, its rows paired, computed and
+ * sorted */
+void diff_print_table(struct diff *d, struct diff_table *t);
 
 #endif
