@@ -20,6 +20,7 @@ struct diff {
 	bool period, formula, baseline_only, quiet, stdio, force;
 	int order;			/* -o: the file whose values sort first (0: none) */
 	bool relative;			/* --percentage relative */
+	const char *sep;		/* -t: columns separated by this */
 
 	/* the files: [0] the baseline, loaded with the same options */
 	struct report files[DIFF_MAX_FILES];

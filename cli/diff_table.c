@@ -86,6 +86,51 @@ static void formula(struct diff *d, struct diff_table *t, const struct diff_row 
 	}
 }
 
+/* With -t perf prints every cell through its entry function (no colour
+ * path), unpadded, then pads it on the right to the column's width. */
+static void sep_cell(struct diff *d, struct diff_table *t, const struct diff_row *w,
+		     const struct dcol *c, char *out, size_t outsz)
+{
+	const struct dent *p = w->pair[c->file];
+	char b[CELL] = " ";
+	int f = c->file, n;
+
+	switch (c->kind) {
+	case DC_BASELINE:
+		if (!w->dummy)
+			snprintf(b, sizeof(b), "%.2f", 100.0 * w->period / t->base_total);
+		break;
+	case DC_BASE_PERIOD:
+		snprintf(b, sizeof(b), "%" PRIu64, w->period);
+		break;
+	case DC_COMPUTE:
+		if (!p)
+			break;
+		if (d->compute == D_DELTA || d->compute == D_DELTA_ABS)
+			snprintf(b, sizeof(b), "%+4.2F%%", w->delta[f]);
+		else if (w->dummy)
+			snprintf(b, sizeof(b), "N/A");
+		else if (d->compute == D_RATIO && w->ratio[f] > 0.0)
+			snprintf(b, sizeof(b), "%14.6F", w->ratio[f]);
+		else if (d->compute == D_WDIFF && w->wdiff[f])
+			snprintf(b, sizeof(b), "%14" PRId64, w->wdiff[f]);
+		break;
+	case DC_FORMULA:
+		if (p)
+			formula(d, t, w, f, b, sizeof(b));
+		break;
+	case DC_PERIOD:
+		if (p)
+			snprintf(b, sizeof(b), "%" PRIu64, p->period);
+		break;
+	}
+	n = snprintf(out, outsz, "%s", b);
+	while (n >= 0 && n < c->width && (size_t)n + 1 < outsz)
+		out[n++] = ' ';
+	if (n >= 0 && (size_t)n < outsz)
+		out[n] = 0;
+}
+
 /* One column's cell as perf prints it in its stdio table: the columns
  * with a colour function print through it (colours or not; perf always
  * takes that path without -t), the others through their entry function,
@@ -99,6 +144,8 @@ static void cell(struct diff *d, struct diff_table *t, const struct diff_row *w,
 	char b[CELL] = " ";
 	int f = c->file, n;
 
+	if (d->sep)
+		return sep_cell(d, t, w, c, out, outsz);
 	switch (c->kind) {
 	case DC_BASELINE:	/* perf's hpp__color_baseline */
 		if (w->dummy)
@@ -143,6 +190,7 @@ void diff_print_table(struct diff *d, struct diff_table *t)
 	int kw[MAX_COLS] = { 0 };
 	int lastkey = -1;
 	FILE *o = d->out;
+	const char *sep = d->sep ? d->sep : "  ";
 
 	for (unsigned i = 0; i < r0->ncols; i++) {
 		if (r0->cols[i].kind != C_KEY || r0->cols[i].elided)
@@ -164,10 +212,13 @@ void diff_print_table(struct diff *d, struct diff_table *t)
 	if (!d->quiet) {
 		fputs("# ", o);
 		for (int i = 0; i < ncols; i++)
-			fprintf(o, "%s%*s", i ? "  " : "", cols[i].width, cols[i].header);
+			fprintf(o, "%s%*s", i ? sep : "", cols[i].width, cols[i].header);
 		for (unsigned i = 0; i < r0->ncols; i++)
 			if ((int)i <= lastkey && r0->cols[i].kind == C_KEY && !r0->cols[i].elided)
-				fprintf(o, "  %-*.*s", kw[i], kw[i], r0->cols[i].name);
+				fprintf(o, "%s%-*.*s", sep, kw[i], kw[i], r0->cols[i].name);
+	}
+	/* perf: no dots line with -t */
+	if (!d->quiet && !d->sep) {
 		fputs("\n# ", o);
 		for (int i = 0; i < ncols; i++)
 			fprintf(o, "%s%.*s", i ? "  " : "", cols[i].width,
@@ -179,8 +230,10 @@ void diff_print_table(struct diff *d, struct diff_table *t)
 			for (int j = 0; j < kw[i]; j++)
 				fputc('.', o);
 		}
-		fputs("\n#\n", o);
+		fputs("\n#", o);
 	}
+	if (!d->quiet)
+		fputc('\n', o);
 	for (size_t j = 0; j < t->n; j++) {
 		const struct diff_row *w = t->rows[j];
 		char b[2 * CELL], key[8192];
@@ -189,7 +242,8 @@ void diff_print_table(struct diff *d, struct diff_table *t)
 			continue;
 		for (int i = 0; i < ncols; i++) {
 			cell(d, t, w, &cols[i], b, sizeof(b));
-			fprintf(o, "  %s", b);
+			/* perf: with -t no separator before the first column */
+			fprintf(o, "%s%s", i || !d->sep ? sep : "", b);
 		}
 		for (unsigned i = 0; i < r0->ncols; i++) {
 			struct col c = r0->cols[i];
@@ -197,7 +251,11 @@ void diff_print_table(struct diff *d, struct diff_table *t)
 			if ((int)i > lastkey || c.kind != C_KEY || c.elided)
 				continue;
 			report_key_cell(w->r, w->e, &c, (int)i == lastkey, key, sizeof(key));
-			fprintf(o, "  %s", key);
+			/* perf's repsep_snprintf: the separator's first
+			 * character in a value becomes '.' */
+			for (char *q = key; d->sep && (q = strchr(q, d->sep[0])); q++)
+				*q = '.';
+			fprintf(o, "%s%s", sep, key);
 		}
 		fputc('\n', o);
 	}

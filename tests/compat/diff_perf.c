@@ -3,7 +3,8 @@
  * running two different loops, gcc's cc1 compiling one file without and
  * with -O2, dd copying with two block sizes.
  * Every compute mode (delta-abs, delta, ratio, wdiff), -p, -F, -b, -o,
- * -q, --sort variants, the filters (-d, -S, -C, --percentage relative),
+ * -q, -t (a g++ program's template names hold the separator), --sort
+ * variants, the filters (-d, -S, -C, --percentage relative),
  * three and four files, files that share nothing (other comms; an event
  * the baseline lacks), an event with no samples in the baseline, and the
  * default names perf.data.old perf.data.
@@ -38,6 +39,11 @@ static const char um_src[] =
 	"#include <stdlib.h>\nlong one(long), two(long);\nvolatile long sink;\n"
 	"int main(int argc, char **argv) { long n = atol(argv[1]);\n"
 	"  sink = one(n) + two(n * (argc > 2 ? 3 : 1)); return 0; }\n";
+static const char map_src[] =
+	"#include <map>\n#include <cstdio>\n#include <cstdlib>\n"
+	"int main(int argc, char **argv) { std::map<long, long> m; long n = atol(argv[1]);\n"
+	"  for (long i = 0; i < n; i++) m[(i * 7919) % 100003] += i;\n"
+	"  printf(\"%zu\\n\", m.size()); return 0; }\n";
 static const char py2[] =
 	"s = 0\nfor i in range(400000):\n    s += len(str(i * i)) + hash(str(i))\nprint(s)\n";
 
@@ -119,14 +125,15 @@ int main(void)
 		"--sort sym,dso", "--sort dso,sym,comm", "--sort cpu",
 		"-C python3", "-S _PyEval_EvalFrameDefault,PyObject_Malloc",
 		"-d '[kernel.kallsyms]'", "--percentage relative -d '[kernel.kallsyms]'",
-		"--kallsyms /proc/kallsyms --symfs / -c ratio",
+		"--kallsyms /proc/kallsyms --symfs / -c ratio", "-t ,",
+		"-t '|' -p -F -c ratio", "-t ';' -c wdiff:1,1 -q", "-t , --sort comm,dso",
 		NULL,
 	};
 	char args[512];
 
 	for (const char *const *m = modes; *m; m++) {
 		snprintf(args, sizeof(args), "%s py1.data py2.data", *m);
-		same_diff(args, "%");
+		same_diff(args, ".");
 	}
 	/* perf 6.1's diff refuses --stdio; perfev takes it for perf
 	 * report's command lines, and prints the same */
@@ -171,6 +178,18 @@ int main(void)
 	record("s2.data", "cpu-clock", "./s 20000000 x");
 	same_diff("s1.data s2.data", "[.] 0x");
 	same_diff("-c wdiff:1,1 --sort sym s1.data s2.data", "[.] 0x");
+
+	/* g++ -O2 -g: template names with commas, which -t turns into '.' */
+	if (have("g++")) {
+		report_cmp_write(path, sizeof(path), "m.cc", map_src);
+		CHECK_EQ_INT(t_sh("cd %s && g++ -O2 -g -o mm m.cc", dir), 0);
+		record("x1.data", "cpu-clock", "./mm 1000000");
+		record("x2.data", "cpu-clock", "./mm 2000000");
+		same_diff("-t , x1.data x2.data", "std::_Rb_tree<long. ");
+		same_diff("x1.data x2.data", "std::_Rb_tree<long, ");
+	} else {
+		printf("g++ part skipped: no g++ in PATH\n");
+	}
 
 	/* several files: [Data N] headers and per-file columns */
 	same_diff("py1.data py2.data cc2.data", "#  [2] cc2.data");
