@@ -362,26 +362,15 @@ static int print_header(struct report *r)
 	return EXIT_OK;
 }
 
-static int report_run(struct report *r)
+/* Opens r->input and reads it into r->prof with r's options (shared by
+ * report and diff); r->data is left open for the printers.  An exit
+ * code; on failure the message is printed.  report_release frees what it
+ * made, also after a failure. */
+int report_load(struct report *r, bool header_only)
 {
 	char err[512] = "";
 	struct stat st;
-	int ret = EXIT_ERROR;
 
-	if (r->max_stack < 0) {
-		cli_error("invalid --max-stack %d; give a number of entries, 0 or more",
-			  r->max_stack);
-		return EXIT_USAGE;
-	}
-	if (r->percentage && strcmp(r->percentage, "relative") &&
-	    strcmp(r->percentage, "absolute")) {
-		cli_error("invalid --percentage '%s'; give 'relative' or 'absolute'",
-			  r->percentage);
-		return EXIT_USAGE;
-	}
-	r->relative = r->percentage && !strcmp(r->percentage, "relative");
-	if (r->quiet)	/* perf -q drops the header, and --header-only is ignored */
-		r->header = r->header_only = false;
 	if (r->kallsyms && access(r->kallsyms, R_OK)) {
 		cli_error("cannot read the kallsyms file '%s': %s", r->kallsyms,
 			  strerror(errno));
@@ -421,20 +410,64 @@ static int report_run(struct report *r)
 	r->machine = r->dsos ? pev_machine_new(r->dsos) : NULL;
 	if (!r->machine) {
 		cli_error("out of memory");
-		goto out;
+		return EXIT_ERROR;
 	}
 	/* perf resolves data addresses in the data mappings too */
 	if (r->mem_mode)
 		pev_machine_set_flags(r->machine, PEV_MACHINE_DATA_MAPS);
 	set_build_ids(r);
 	r->out = stdout;
+	if (header_only)
+		return EXIT_OK;
+	return setup_and_read(r);
+}
+
+void report_release(struct report *r)
+{
+	pev_profile_free(r->prof);
+	report_stats_free(r);
+	free(r->cpu_socket);
+	pev_chain_free(r->chain);
+	tracefmt_release(&r->tf);
+	pev_filter_free(r->filter);
+	pev_machine_free(r->machine);
+	pev_dso_cache_free(r->dsos);
+	pev_data_close(r->data);
+	r->prof = NULL;
+	r->cpu_socket = NULL;
+	r->chain = NULL;
+	r->filter = NULL;
+	r->machine = NULL;
+	r->dsos = NULL;
+	r->data = NULL;
+}
+
+static int report_run(struct report *r)
+{
+	int ret;
+
+	if (r->max_stack < 0) {
+		cli_error("invalid --max-stack %d; give a number of entries, 0 or more",
+			  r->max_stack);
+		return EXIT_USAGE;
+	}
+	if (r->percentage && strcmp(r->percentage, "relative") &&
+	    strcmp(r->percentage, "absolute")) {
+		cli_error("invalid --percentage '%s'; give 'relative' or 'absolute'",
+			  r->percentage);
+		return EXIT_USAGE;
+	}
+	r->relative = r->percentage && !strcmp(r->percentage, "relative");
+	if (r->quiet)	/* perf -q drops the header, and --header-only is ignored */
+		r->header = r->header_only = false;
+	ret = report_load(r, r->header_only);
+	if (ret != EXIT_OK)
+		goto out;
 	if (r->header_only) {
 		ret = print_header(r);
 		goto out;
 	}
-	ret = setup_and_read(r);
-	if (ret != EXIT_OK)
-		goto out;
+	ret = EXIT_ERROR;
 	pager_start(!r->no_pager && !r->json);
 	if (r->header && !r->json && print_header(r) != EXIT_OK)
 		goto out;
@@ -447,21 +480,14 @@ static int report_run(struct report *r)
 		if (r->threads)
 			report_print_threads(r);
 	}
+	ret = EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno != EPIPE)
 			cli_error("cannot write the output: %s", strerror(errno));
 		ret = EXIT_ERROR;
 	}
 out:
-	pev_profile_free(r->prof);
-	report_stats_free(r);
-	free(r->cpu_socket);
-	pev_chain_free(r->chain);
-	tracefmt_release(&r->tf);
-	pev_filter_free(r->filter);
-	pev_machine_free(r->machine);
-	pev_dso_cache_free(r->dsos);
-	pev_data_close(r->data);
+	report_release(r);
 	return ret;
 }
 

@@ -22,6 +22,7 @@ static const struct cmd commands[] = {
 	{ "archive", cmd_archive, "pack the build-id cache files a recording needs" },
 	{ "buildid-list", cmd_buildid_list, "list the build ids a perf.data file names" },
 	{ "convert", cmd_convert, "write a perf.data file as folded stacks (flame graphs)" },
+	{ "diff", cmd_diff, "compare the profiles of perf.data files (perf diff)" },
 	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "record", cmd_record, "sample a command or targets into perf.data" },

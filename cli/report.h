@@ -125,8 +125,20 @@ int report_mem_width(struct report *r, const struct pev_profile_entry *e,
 		     enum pev_sort_key k);
 int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int w,
 		    char *b, size_t sz);
+/* cmd_report.c: opens r->input and reads it into r->prof with r's
+ * options (without the profile when header_only); an exit code, the
+ * message printed.  report_release frees what it made (also after a
+ * failure). */
+int report_load(struct report *r, bool header_only);
+void report_release(struct report *r);
 /* report_out.c */
 void report_print(struct report *r);
+/* The width entry e asks of key k's column (perf's hists__calc_col_len),
+ * and its cell padded to w unless last (n bytes written into b). */
+int report_key_len(struct report *r, const struct pev_profile_entry *e,
+		   enum pev_sort_key k);
+size_t report_key_cell(struct report *r, const struct pev_profile_entry *e,
+		       const struct col *c, bool last, char *b, size_t sz);
 /* perf's cgroup cell: the name, "N/A" or "unknown" */
 const char *report_cgroup_name(struct report *r, const struct pev_profile_entry *e);
 /* report_graph.c */

@@ -58,66 +58,75 @@ static int branch_width(struct report *r, const struct pev_profile_entry *e,
 	}
 }
 
+int report_key_len(struct report *r, const struct pev_profile_entry *e,
+		   enum pev_sort_key k)
+{
+	const struct pev_profile_frame *f = e->frame;
+	char jit[32];
+	int l = 0;
+
+	switch (k) {
+	case PEV_SORT_COMM:
+		l = (int)strlen(entry_comm_now(r, e));
+		break;
+	case PEV_SORT_PID:
+		l = (int)strlen(entry_comm_now(r, e)) + 8;
+		break;
+	case PEV_SORT_DSO:
+		if (f && f->dso)
+			l = (int)strlen(pev_profile_dso_shown(f->dso, jit, sizeof(jit)));
+		if (f && !f->sym && !r->fopts.dso && l < 16)
+			l = 16;
+		break;
+	case PEV_SORT_SYM:
+		l = f && f->sym ? (int)strlen(f->sym->name) + 4 : 16 + 4 + 2;
+		if (f && f->inline_name)
+			l = (int)strlen(f->inline_name) + 4;
+		break;
+	case PEV_SORT_CPU: l = 3; break;
+	case PEV_SORT_SOCKET: l = 6; break;
+	case PEV_SORT_TIME: l = 12; break;
+	case PEV_SORT_WEIGHT:
+	case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
+	case PEV_SORT_INS_LAT:
+	case PEV_SORT_LOCAL_INS_LAT: l = 13; break;
+	case PEV_SORT_CGROUP_ID: l = 20; break;
+	case PEV_SORT_CGROUP:
+		l = e->cgroup ? (int)strlen(report_cgroup_name(r, e)) : 0;
+		break;
+	case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
+	case PEV_SORT_PARENT:
+		l = e->parent ? (int)strlen(e->parent) : 0;
+		break;
+	case PEV_SORT_TRACE:
+		l = e->trace && e->trace_compared ? (int)strlen(e->trace) : 0;
+		break;
+	case PEV_SORT_SRCFILE:
+		l = e->srcfile ? (int)strlen(e->srcfile) : 0;
+		break;
+	case PEV_SORT_SRCLINE:
+		l = e->srcline ? (int)strlen(e->srcline) : 0;
+		break;
+	default:
+		l = report_is_mem_key(k) ? report_mem_width(r, e, k) : branch_width(r, e, k);
+		break;
+	}
+	return l;
+}
+
 static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		     const char *header)
 {
-	char jit[32];
 	int w = (int)strlen(header);
 	size_t n = pev_profile_nr_entries(r->prof, ev);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
-		const struct pev_profile_frame *f = e->frame;
-		int l = 0;
+		int l;
 
 		if (e->filtered)
 			continue;
-		switch (k) {
-		case PEV_SORT_COMM:
-			l = (int)strlen(entry_comm_now(r, e));
-			break;
-		case PEV_SORT_PID:
-			l = (int)strlen(entry_comm_now(r, e)) + 8;
-			break;
-		case PEV_SORT_DSO:
-			if (f && f->dso)
-				l = (int)strlen(pev_profile_dso_shown(f->dso, jit, sizeof(jit)));
-			if (f && !f->sym && !r->fopts.dso && l < 16)
-				l = 16;
-			break;
-		case PEV_SORT_SYM:
-			l = f && f->sym ? (int)strlen(f->sym->name) + 4 : 16 + 4 + 2;
-			if (f && f->inline_name)
-				l = (int)strlen(f->inline_name) + 4;
-			break;
-		case PEV_SORT_CPU: l = 3; break;
-		case PEV_SORT_SOCKET: l = 6; break;
-		case PEV_SORT_TIME: l = 12; break;
-		case PEV_SORT_WEIGHT:
-		case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
-		case PEV_SORT_INS_LAT:
-		case PEV_SORT_LOCAL_INS_LAT: l = 13; break;
-		case PEV_SORT_CGROUP_ID: l = 20; break;
-		case PEV_SORT_CGROUP:
-			l = e->cgroup ? (int)strlen(report_cgroup_name(r, e)) : 0;
-			break;
-		case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
-		case PEV_SORT_PARENT:
-			l = e->parent ? (int)strlen(e->parent) : 0;
-			break;
-		case PEV_SORT_TRACE:
-			l = e->trace && e->trace_compared ? (int)strlen(e->trace) : 0;
-			break;
-		case PEV_SORT_SRCFILE:
-			l = e->srcfile ? (int)strlen(e->srcfile) : 0;
-			break;
-		case PEV_SORT_SRCLINE:
-			l = e->srcline ? (int)strlen(e->srcline) : 0;
-			break;
-		default:
-			l = report_is_mem_key(k) ? report_mem_width(r, e, k) : branch_width(r, e, k);
-			break;
-		}
+		l = report_key_len(r, e, k);
 		if (l > w)
 			w = l;
 	}
@@ -247,7 +256,7 @@ static int branch_cell(struct report *r, const struct pev_profile_entry *e,
 	}
 }
 
-static size_t key_cell(struct report *r, const struct pev_profile_entry *e,
+size_t report_key_cell(struct report *r, const struct pev_profile_entry *e,
 		       const struct col *c, bool last, char *b, size_t sz)
 {
 	const struct pev_profile_frame *f = e->frame;
@@ -421,7 +430,7 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->period);
 			break;
 		case C_KEY:
-			n = (int)key_cell(r, e, c, i == lastcol, line + len, room);
+			n = (int)report_key_cell(r, e, c, i == lastcol, line + len, room);
 			break;
 		case C_IPC_NULL:
 			n = snprintf(line + len, room, "%-*s", c->width, "-      -");
