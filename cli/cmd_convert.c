@@ -17,12 +17,16 @@ static const struct conv_format formats[] = {
 	  "folded stacks (comm;caller;...;callee count), the input of flamegraph.pl and inferno" },
 	{ "pprof", conv_write_pprof, NULL, true,
 	  "gzipped profile.proto, as go tool pprof reads it" },
+	{ "json", conv_write_json, NULL, false,
+	  "every record of the file as JSON lines (perf data convert --to-json's fields)" },
 };
 
 static unsigned format_flags(const struct conv_format *fmt)
 {
 	if (fmt->write == conv_write_pprof)
 		return CONV_BY_ADDRESS;
+	if (fmt->write == conv_write_json)	/* exact ips */
+		return CONV_STREAM | CONV_BY_ADDRESS;
 	return 0;
 }
 
@@ -150,7 +154,7 @@ int cmd_convert(int argc, char **argv)
 	c.max_stack = cli_max_stack_default();
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &c.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
-		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded, pprof", NULL, 0 },
+		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded, pprof, json", NULL, 0 },
 		{ OPT_STRING, 'o', "output", &c.output, "file", "output file (default stdout; '-': stdout)", NULL, 0 },
 		{ OPT_STRING, 0, "event", &c.event, "name", "only this event (default every event of the file)", NULL, 0 },
 		{ OPT_STRING, 0, "value", &c.value_name, "samples|period", "what a stack counts: its samples, or their period (default samples; period for offcpu-time)", NULL, 0 },

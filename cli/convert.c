@@ -144,6 +144,8 @@ static int read_each(struct conv *c)
 		rc = c->each_record(c, &ev, after > before ? &s[after - 1] : NULL);
 		if (rc < 0)
 			return rc;
+		if (c->out && ferror(c->out))
+			return 0;	/* the output failed: close_output says why */
 	}
 	return rc;
 }

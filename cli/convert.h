@@ -40,7 +40,8 @@ struct conv {
 	/* Set by a CONV_STREAM writer before conv_load: called for every
 	 * record in time order (those that failed to decode too), with the
 	 * sample the profile kept for it (NULL for other records and for
-	 * samples outside the time and CPU ranges).  0 or -errno. */
+	 * samples outside the time and CPU ranges).  0 or -ENOMEM; reading
+	 * stops once the output has failed (ferror). */
 	int (*each_record)(struct conv *c, const struct pev_data_event *ev,
 			   const struct pev_profile_sample *s);
 	void *writer_state;
