@@ -68,6 +68,8 @@ static size_t ht_find(const struct htab *t, uint64_t h, ht_eq eq, const void *ar
 	return i;
 }
 
+/* Puts idx (already stored in the caller's array: a rehash reads it)
+ * into slot i; grows the table past half full. */
 static int ht_put(struct htab *t, size_t i, uint32_t idx, ht_hash_of hof, const void *arg)
 {
 	t->slot[i] = idx + 1;
@@ -181,13 +183,18 @@ static int64_t str_id(struct pp *pp, const char *s)
 		return pp->st.slot[i] - 1;
 	char *copy = strdup(s);
 
-	if (!copy || !grow((void **)&pp->strs, &pp->strcap, pp->nstr, sizeof(char *)) ||
-	    ht_put(&pp->st, i, (uint32_t)pp->nstr, st_hof, pp)) {
+	if (!copy || !grow((void **)&pp->strs, &pp->strcap, pp->nstr, sizeof(char *))) {
 		free(copy);
 		pp->oom = true;
 		return 0;
 	}
+	/* stored before ht_put, which may rehash it */
 	pp->strs[pp->nstr] = copy;
+	if (ht_put(&pp->st, i, (uint32_t)pp->nstr, st_hof, pp)) {
+		free(copy);
+		pp->oom = true;
+		return 0;
+	}
 	return (int64_t)pp->nstr++;
 }
 
@@ -221,13 +228,16 @@ static uint64_t fn_id(struct pp *pp, const char *name, const struct pev_dso *dso
 	if (found)
 		return pp->ft.slot[i];
 	k.file = str_id(pp, file);
-	if (!grow((void **)&pp->fns, &pp->fncap, pp->nfn, sizeof(k)) ||
-	    ht_put(&pp->ft, i, (uint32_t)pp->nfn, fn_hof, pp)) {
+	if (!grow((void **)&pp->fns, &pp->fncap, pp->nfn, sizeof(k))) {
 		pp->oom = true;
 		return 0;
 	}
-	pp->fns[pp->nfn++] = k;
-	return pp->nfn;
+	pp->fns[pp->nfn] = k;
+	if (ht_put(&pp->ft, i, (uint32_t)pp->nfn, fn_hof, pp)) {
+		pp->oom = true;
+		return 0;
+	}
+	return ++pp->nfn;
 }
 
 /* ------------------------------------------------------------ mappings */
@@ -261,13 +271,16 @@ static uint64_t mp_id(struct pp *pp, uint32_t id, const struct pev_profile_frame
 
 	if (found)
 		return pp->mt.slot[i];
-	if (!grow((void **)&pp->maps, &pp->mapcap, pp->nmap, sizeof(k)) ||
-	    ht_put(&pp->mt, i, (uint32_t)pp->nmap, mp_hof, pp)) {
+	if (!grow((void **)&pp->maps, &pp->mapcap, pp->nmap, sizeof(k))) {
 		pp->oom = true;
 		return 0;
 	}
-	pp->maps[pp->nmap++] = k;
-	return pp->nmap;
+	pp->maps[pp->nmap] = k;
+	if (ht_put(&pp->mt, i, (uint32_t)pp->nmap, mp_hof, pp)) {
+		pp->oom = true;
+		return 0;
+	}
+	return ++pp->nmap;
 }
 
 /* ----------------------------------------------------------- locations */
@@ -304,16 +317,19 @@ static uint64_t loc_id(struct pp *pp, const uint32_t *ids, uint32_t n, bool self
 			pp->oom = true;
 			return 0;
 		}
-	if (!grow((void **)&pp->locs, &pp->loccap, pp->nloc, sizeof(k)) ||
-	    ht_put(&pp->lt, i, (uint32_t)pp->nloc, loc_hof, pp)) {
+	if (!grow((void **)&pp->locs, &pp->loccap, pp->nloc, sizeof(k))) {
 		pp->oom = true;
 		return 0;
 	}
 	k.off = pp->npool;
+	pp->locs[pp->nloc] = k;
+	if (ht_put(&pp->lt, i, (uint32_t)pp->nloc, loc_hof, pp)) {
+		pp->oom = true;
+		return 0;
+	}
 	memcpy(pp->pool + pp->npool, ids, n * sizeof(*ids));
 	pp->npool += n;
-	pp->locs[pp->nloc++] = k;
-	return pp->nloc;
+	return ++pp->nloc;
 }
 
 /* The length of the inline group starting at ids[0]: the inline frames
@@ -371,13 +387,16 @@ static void add_sample(struct pp *pp, const struct pev_profile_sample *s)
 	size_t i = ht_find(&pp->at, agg_hash(&k), agg_eq, pp, &k, &found);
 
 	if (!found) {
-		if (!grow((void **)&pp->aggs, &pp->aggcap, pp->nagg, sizeof(k)) ||
-		    ht_put(&pp->at, i, (uint32_t)pp->nagg, agg_hof, pp)) {
+		if (!grow((void **)&pp->aggs, &pp->aggcap, pp->nagg, sizeof(k))) {
 			pp->oom = true;
 			return;
 		}
-		pp->aggs[pp->nagg++] = k;
-		i = pp->nagg - 1;
+		pp->aggs[pp->nagg] = k;
+		if (ht_put(&pp->at, i, (uint32_t)pp->nagg, agg_hof, pp)) {
+			pp->oom = true;
+			return;
+		}
+		i = pp->nagg++;
 	} else {
 		i = pp->at.slot[i] - 1;
 	}
