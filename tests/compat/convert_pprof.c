@@ -2,7 +2,7 @@
  * (`go tool pprof`), on files perf records at test time (python3 with -g
  * and with --call-graph dwarf, gcc's cc1, a C++ program built with
  * g++ -O2 -g) and files perfev records: pprof's flat and cumulative
- * percentages (-top) against `perfev report --sort sym` (--no-children
+ * percentages (-top, no node dropped) against `perfev report --sort sym` (--no-children
  * and --children), to 0.1 point, compared by an independent parser
  * (tests/helpers/pprof_cmp.py); -raw shows the inline frames of the C++
  * program as several lines of one location, the mappings with their
@@ -31,7 +31,7 @@ static void pprof_cmp(const char *file, bool cum)
 	 * perf's self entry) against report --no-children */
 	snprintf(top, sizeof(top), "%s/flat.top", dir);
 	snprintf(rep, sizeof(rep), "%s/flat.rep", dir);
-	CHECK_EQ_INT(t_sh("%s go tool pprof -symbolize=none -top -noinlines -nodecount=1000000 %s/p.pb.gz > %s 2>&1",
+	CHECK_EQ_INT(t_sh("%s go tool pprof -symbolize=none -top -noinlines -nodecount=1000000 -nodefraction=0 -edgefraction=0 %s/p.pb.gz > %s 2>&1",
 			  genv, dir, top), 0);
 	CHECK_EQ_INT(t_sh("%s report -i %s --stdio --no-children --sort sym -g none > %s 2>/dev/null",
 			  perfev, file, rep), 0);
@@ -40,7 +40,7 @@ static void pprof_cmp(const char *file, bool cum)
 		return;
 	snprintf(top, sizeof(top), "%s/cum.top", dir);
 	snprintf(rep, sizeof(rep), "%s/cum.rep", dir);
-	CHECK_EQ_INT(t_sh("%s go tool pprof -symbolize=none -top -nodecount=1000000 %s/p.pb.gz > %s 2>&1",
+	CHECK_EQ_INT(t_sh("%s go tool pprof -symbolize=none -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 %s/p.pb.gz > %s 2>&1",
 			  genv, dir, top), 0);
 	CHECK_EQ_INT(t_sh("%s report -i %s --stdio --children --sort sym -g none > %s 2>/dev/null",
 			  perfev, file, rep), 0);
@@ -51,9 +51,11 @@ static void pprof_cmp(const char *file, bool cum)
 static void raw_has(const char *file, const char *opts, const char *needle)
 {
 	CHECK_EQ_INT(t_sh("%s convert -q -i %s --to pprof %s -o %s/r.pb.gz", perfev, file, opts, dir), 0);
-	CHECK_MSG(!t_sh("%s go tool pprof -symbolize=none -raw %s/r.pb.gz 2>&1 | grep -qE -- '%s'",
-			genv, dir, needle),
-		  "%s: go tool pprof -raw shows no '%s'", file, needle);
+	if (t_sh("%s go tool pprof -symbolize=none -raw %s/r.pb.gz > %s/raw.txt 2>&1 && grep -qE -- '%s' %s/raw.txt",
+		 genv, dir, dir, needle, dir)) {
+		T_FAIL("%s: go tool pprof -raw shows no '%s'; it begins:", file, needle);
+		t_sh("head -n 16 %s/raw.txt", dir);
+	}
 }
 
 int main(void)
@@ -93,6 +95,19 @@ int main(void)
 	CHECK_MSG(t_sh("%s convert -q -i %s --to pprof --comm python3 -o %s/r.pb.gz && %s go tool pprof -symbolize=none -raw %s/r.pb.gz 2>&1 | grep -q 'comm:\\[perf'",
 		       perfev, f, dir, genv, dir),
 		  "%s: --comm python3 kept other comms", f);
+
+	/* the cpu label, where samples carry their CPU */
+	snprintf(f, sizeof(f), "%s/cpu.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q --sample-cpu -e cpu-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
+			  PERF, f, py), 0);
+	pprof_cmp(f, false);	/* no chains: report has no children column */
+	raw_has(f, "", "cpu:\\[[0-9]+\\] pid:\\[[0-9]+\\] tid:\\[[0-9]+\\]");
+	/* two events: a column each, the clock's named cpu */
+	snprintf(f, sizeof(f), "%s/two.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock,task-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
+			  PERF, f, py), 0);
+	raw_has(f, "", "^samples/count cpu/nanoseconds\\[dflt\\] task-clock/nanoseconds$");
+	raw_has(f, "--event task-clock", "^samples/count cpu/nanoseconds\\[dflt\\]$");
 
 	snprintf(f, sizeof(f), "%s/pyd.data", dir);
 	CHECK_EQ_INT(t_sh("%s record -q --call-graph dwarf -e cpu-clock -c 400000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
