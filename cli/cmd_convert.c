@@ -119,8 +119,11 @@ int conv_run(struct conv *c)
 	}
 	c->by_address = format_flags(fmt) & CONV_BY_ADDRESS;
 	if (format_flags(fmt) & CONV_STREAM) {
-		/* the writer reads the file (conv_load) as it writes */
-		ret = open_output(c, fmt);
+		/* the writer reads the file (conv_load) as it writes; the
+		 * input is opened first: a bad one leaves -o's file alone */
+		ret = conv_open(c);
+		if (ret == EXIT_OK)
+			ret = open_output(c, fmt);
 		if (ret == EXIT_OK)
 			ret = close_output(c, fmt->write(c));
 		if (ret == EXIT_OK)

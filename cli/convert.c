@@ -150,13 +150,24 @@ static int read_each(struct conv *c)
 	return rc;
 }
 
+int conv_open(struct conv *c)
+{
+	int ret;
+
+	if (c->data)
+		return EXIT_OK;
+	if (!c->input)
+		c->input = "perf.data";
+	if ((ret = open_input(c)) != EXIT_OK || (ret = make_filter(c)) != EXIT_OK)
+		return ret;
+	return EXIT_OK;
+}
+
 int conv_load(struct conv *c)
 {
 	int ret;
 
-	if (!c->input)
-		c->input = "perf.data";
-	if ((ret = open_input(c)) != EXIT_OK || (ret = make_filter(c)) != EXIT_OK)
+	if ((ret = conv_open(c)) != EXIT_OK)
 		return ret;
 	c->has_callchain = file_has_sample_bit(c->data, PERF_SAMPLE_CALLCHAIN) ||
 			   file_has_sample_bit(c->data, PERF_SAMPLE_STACK_USER);

@@ -87,6 +87,9 @@ struct conv_format {
 /* Opens c->input and reads it into c->prof (samples kept).  EXIT_OK, or
  * an exit code after the error line. */
 int conv_load(struct conv *c);
+/* Its first half: opens c->input and makes the filter (conv_load does
+ * not open it again). */
+int conv_open(struct conv *c);
 /* The whole command once the options are parsed (convert, flamegraph). */
 int conv_run(struct conv *c);
 void conv_release(struct conv *c);

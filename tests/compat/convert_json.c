@@ -125,6 +125,10 @@ int main(void)
 	CHECK_EQ_INT(t_sh("head -c 4096 /dev/urandom > %s/junk.data && %s convert -i %s/junk.data --to json -o %s/j.jsonl 2> %s/err.txt",
 			  dir, perfev, dir, dir, dir), 1);
 	CHECK_MSG(!t_sh("test ! -e %s/j.jsonl", dir), "a failed conversion left its output file");
+	/* a missing input leaves an existing output file as it was */
+	CHECK_EQ_INT(t_sh("echo keep > %s/k.jsonl && %s convert -i %s/none.data --to json -o %s/k.jsonl 2>/dev/null",
+			  dir, perfev, dir, dir), 1);
+	CHECK_MSG(!t_sh("grep -qx keep %s/k.jsonl", dir), "a missing input emptied or removed -o's file");
 	CHECK_MSG(!t_sh("test $(wc -l < %s/err.txt) = 1 && grep -q '^perfev: error: ' %s/err.txt", dir, dir),
 		  "not one error line for a file that is not perf.data");
 	/* cut in its data section: exit 3, the records before the cut */
