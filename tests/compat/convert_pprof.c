@@ -14,9 +14,10 @@
  *
  * Known difference, not asserted: on DWARF files the cumulative share of
  * a function whose addresses DWARF names only by inline frames
- * (__GI___libc_malloc in malloc) is counted by perf under the inline
- * name in some chains and the symbol in others; flat is compared there,
- * cumulative on the frame-pointer files. */
+ * (__GI___libc_malloc in malloc) is counted by perf report under the
+ * inline name or merged with the function's entry, in some files and not
+ * others (an inlined symbol compares by name, a real one by address: not
+ * one order); flat is compared there, cumulative on frame-pointer files. */
 #include "report_cmp.h"
 
 static char cmp[4096], genv[1024];
