@@ -15,7 +15,20 @@
 static const struct conv_format formats[] = {
 	{ "folded", conv_write_folded, NULL, false,
 	  "folded stacks (comm;caller;...;callee count), the input of flamegraph.pl and inferno" },
+	{ "pprof", conv_write_pprof, NULL, true,
+	  "gzipped profile.proto, as go tool pprof reads it" },
+	{ "json", conv_write_json, NULL, false,
+	  "every record of the file as JSON lines (perf data convert --to-json's fields)" },
 };
+
+static unsigned format_flags(const struct conv_format *fmt)
+{
+	if (fmt->write == conv_write_pprof)
+		return CONV_BY_ADDRESS;
+	if (fmt->write == conv_write_json)	/* exact ips */
+		return CONV_STREAM | CONV_BY_ADDRESS;
+	return 0;
+}
 
 static const struct conv_format *find_format(const char *name)
 {
@@ -104,6 +117,22 @@ int conv_run(struct conv *c)
 			return EXIT_USAGE;
 		}
 	}
+	c->by_address = format_flags(fmt) & CONV_BY_ADDRESS;
+	if (format_flags(fmt) & CONV_STREAM) {
+		/* the writer reads the file (conv_load) as it writes; the
+		 * input is opened first: a bad one leaves -o's file alone */
+		ret = conv_open(c);
+		if (ret == EXIT_OK)
+			ret = open_output(c, fmt);
+		if (ret == EXIT_OK)
+			ret = close_output(c, fmt->write(c));
+		if (ret == EXIT_OK)
+			ret = cli_report_cut(c->input, c->data);
+		else if (c->out_name && strcmp(c->out_name, "stdout"))
+			unlink(c->out_name);	/* no half-written file */
+		conv_release(c);
+		return ret;
+	}
 	ret = conv_load(c);
 	if (ret == EXIT_OK) {
 		ret = open_output(c, fmt);
@@ -128,7 +157,7 @@ int cmd_convert(int argc, char **argv)
 	c.max_stack = cli_max_stack_default();
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &c.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
-		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded", NULL, 0 },
+		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded, pprof, json", NULL, 0 },
 		{ OPT_STRING, 'o', "output", &c.output, "file", "output file (default stdout; '-': stdout)", NULL, 0 },
 		{ OPT_STRING, 0, "event", &c.event, "name", "only this event (default every event of the file)", NULL, 0 },
 		{ OPT_STRING, 0, "value", &c.value_name, "samples|period", "what a stack counts: its samples, or their period (default samples; period for offcpu-time)", NULL, 0 },

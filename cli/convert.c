@@ -127,13 +127,47 @@ static int pick_events(struct conv *c)
 	return EXIT_OK;
 }
 
+/* pev_profile_read, handing every record to the writer as it goes */
+static int read_each(struct conv *c)
+{
+	struct pev_data_event ev;
+	int rc;
+
+	while ((rc = pev_data_next_ordered(c->data, &ev)) > 0) {
+		size_t before, after;
+		const struct pev_profile_sample *s;
+
+		pev_profile_samples(c->prof, &before);
+		if (!ev.decode_error && (rc = pev_profile_add(c->prof, &ev.rec)) < 0)
+			return rc;
+		s = pev_profile_samples(c->prof, &after);
+		rc = c->each_record(c, &ev, after > before ? &s[after - 1] : NULL);
+		if (rc < 0)
+			return rc;
+		if (c->out && ferror(c->out))
+			return 0;	/* the output failed: close_output says why */
+	}
+	return rc;
+}
+
+int conv_open(struct conv *c)
+{
+	int ret;
+
+	if (c->data)
+		return EXIT_OK;
+	if (!c->input)
+		c->input = "perf.data";
+	if ((ret = open_input(c)) != EXIT_OK || (ret = make_filter(c)) != EXIT_OK)
+		return ret;
+	return EXIT_OK;
+}
+
 int conv_load(struct conv *c)
 {
 	int ret;
 
-	if (!c->input)
-		c->input = "perf.data";
-	if ((ret = open_input(c)) != EXIT_OK || (ret = make_filter(c)) != EXIT_OK)
+	if ((ret = conv_open(c)) != EXIT_OK)
 		return ret;
 	c->has_callchain = file_has_sample_bit(c->data, PERF_SAMPLE_CALLCHAIN) ||
 			   file_has_sample_bit(c->data, PERF_SAMPLE_STACK_USER);
@@ -153,7 +187,7 @@ int conv_load(struct conv *c)
 	popts.keys[2] = PEV_SORT_SYM;
 	popts.callchains = c->chain != NULL;
 	popts.order = PEV_PROFILE_CALLEE;
-	popts.match = PEV_PROFILE_FUNCTION;
+	popts.match = c->by_address ? PEV_PROFILE_ADDRESS : PEV_PROFILE_FUNCTION;
 	popts.max_stack = (unsigned)c->max_stack;
 	popts.filter = c->filter;
 	popts.keep_samples = true;
@@ -171,7 +205,7 @@ int conv_load(struct conv *c)
 		if (dso)
 			pev_profile_seed_dso(c->prof, dso);
 	}
-	int rc = pev_profile_read(c->prof, c->data, NULL, NULL);
+	int rc = c->each_record ? read_each(c) : pev_profile_read(c->prof, c->data, NULL, NULL);
 
 	if (rc == -ENOMEM) {
 		cli_error("out of memory reading '%s'", c->input);

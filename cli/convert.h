@@ -36,6 +36,15 @@ struct conv {
 	bool with_pid, with_tid;	/* folded: comm-pid, comm-pid/tid */
 	bool kernel_tag;		/* folded: _[k] after kernel frames */
 	bool quiet;			/* -q: no summary line on stderr */
+	bool by_address;		/* CONV_BY_ADDRESS */
+	/* Set by a CONV_STREAM writer before conv_load: called for every
+	 * record in time order (those that failed to decode too), with the
+	 * sample the profile kept for it (NULL for other records and for
+	 * samples outside the time and CPU ranges).  0 or -ENOMEM; reading
+	 * stops once the output has failed (ferror). */
+	int (*each_record)(struct conv *c, const struct pev_data_event *ev,
+			   const struct pev_profile_sample *s);
+	void *writer_state;
 
 	/* Loaded by conv_load. */
 	struct pev_data *data;
@@ -67,10 +76,20 @@ struct conv_format {
 	bool binary;
 	const char *help;
 };
+/* What a format needs before the file is read (cmd_convert.c's
+ * format_flags). */
+/* Frames are kept per address (not merged per function): pprof. */
+#define CONV_BY_ADDRESS	1u
+/* The writer reads the file itself (conv_load with c->each_record) and
+ * writes as it goes; the output is opened first: json. */
+#define CONV_STREAM	2u
 
 /* Opens c->input and reads it into c->prof (samples kept).  EXIT_OK, or
  * an exit code after the error line. */
 int conv_load(struct conv *c);
+/* Its first half: opens c->input and makes the filter (conv_load does
+ * not open it again). */
+int conv_open(struct conv *c);
 /* The whole command once the options are parsed (convert, flamegraph). */
 int conv_run(struct conv *c);
 void conv_release(struct conv *c);
@@ -100,5 +119,7 @@ const char *conv_event_name(const struct conv *c, uint32_t event);
 
 /* The writers (cli/convert_<fmt>.c). */
 int conv_write_folded(struct conv *c);
+int conv_write_pprof(struct conv *c);
+int conv_write_json(struct conv *c);
 
 #endif

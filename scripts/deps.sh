@@ -18,6 +18,7 @@ PKGS=(
   debuginfod                 # a debuginfod server for tests/compat/debuginfod_script
   libdebuginfod1             # loaded with dlopen() when DEBUGINFOD_URLS is set
   nodejs                     # JIT perf maps: node --perf-basic-prof
+  golang-go                  # go tool pprof reads convert --to pprof (tests/compat/convert_pprof)
 )
 missing=()
 for p in "${PKGS[@]}"; do

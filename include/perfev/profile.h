@@ -386,6 +386,19 @@ PEV_EXPORT size_t pev_profile_chain(const struct pev_profile *p, uint32_t c,
 PEV_EXPORT const struct pev_profile_frame *
 pev_profile_frame(const struct pev_profile *p, uint32_t id);
 PEV_EXPORT size_t pev_profile_nr_frames(const struct pev_profile *p);
+/* The memory map frame id's address was first found in (its process's
+ * mapping of the frame's DSO: [start, end), the file offset pgoff at
+ * start).  0 and *out; -ENOENT for a frame without a map, -EINVAL for a
+ * bad id. */
+struct pev_profile_map { uint64_t start, end, pgoff; };
+PEV_EXPORT int pev_profile_frame_map(const struct pev_profile *p, uint32_t id,
+				     struct pev_profile_map *out);
+/* A chain frame of an inline group (pev_frame.call_file, call_line):
+ * where the function inlined into it is called, as the line table names
+ * the file.  1 and *file, *line; 0 for a frame without one (the group's
+ * innermost frame: its line is its address's, pev_profile_srcline). */
+PEV_EXPORT int pev_profile_frame_call_line(const struct pev_profile *p, uint32_t id,
+					   const char **file, unsigned *line);
 PEV_EXPORT const char *pev_profile_srcline(struct pev_profile *p,
 					   const struct pev_profile_frame *f,
 					   bool chain);

@@ -336,6 +336,8 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 		if (id < 0)
 			return id;
 		pev__pf_set_map_size(p, (uint32_t)id, &f->loc);
+		if (f->call_file && pev__pf_set_call_line(p, (uint32_t)id, f))
+			return -ENOMEM;
 		p->scratch[j - first] = (uint32_t)id;
 	}
 	return chain_get(p, p->scratch, (uint32_t)(n - first));

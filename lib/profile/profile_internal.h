@@ -72,6 +72,12 @@ struct pf_frame {
 	const char *raw_inl;	/* the resolver's inline name (f.inline_name: interned) */
 	const char *srcl_raw;	/* pev__pf_chain_entry_srcline's answer */
 	uint64_t map_size;	/* size of the map it was first seen in */
+	/* that map (pev_profile_frame_map), when has_map */
+	uint64_t map_start, map_end, map_pgoff;
+	bool has_map;
+	/* an inline group's call site (pev_frame.call_file/call_line) */
+	const char *call_file;
+	unsigned call_line;
 	uint64_t hash;
 	/* --branch-history: a branch end (profile_bhist.c's tag: role,
 	 * flags, cycles, loop iterations), matching as frame match; 0 for
@@ -306,6 +312,9 @@ void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
 /* Records the size of the map frame id was found in (the first one). */
 void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
 			  const struct pev_addr_loc *loc);
+/* Records the call site DWARF gives a chain frame (the first one seen);
+ * -ENOMEM. */
+int pev__pf_set_call_line(struct pev_profile *p, uint32_t id, const struct pev_frame *f);
 /* profile_branch.c */
 /* Branch mode: one entry per branch of s (k holds the sample's keys),
  * located at the branch's target as perf locates it. */

@@ -2,6 +2,7 @@
  * accessors for their frames and chains. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profile/profile_internal.h"
 
@@ -49,4 +50,49 @@ pev_profile_frame(const struct pev_profile *p, uint32_t id)
 PEV_EXPORT size_t pev_profile_nr_frames(const struct pev_profile *p)
 {
 	return p ? p->nframes : 0;
+}
+
+int pev__pf_set_call_line(struct pev_profile *p, uint32_t id, const struct pev_frame *f)
+{
+	struct pf_frame *pf = (struct pf_frame *)pev__pf_frame_at(p, id);
+
+	if (pf->call_file)
+		return 0;
+	pf->call_file = pev__pf_intern_str(p, f->call_file, strlen(f->call_file));
+	pf->call_line = f->call_line;
+	return pf->call_file ? 0 : -ENOMEM;
+}
+
+PEV_EXPORT int pev_profile_frame_map(const struct pev_profile *p, uint32_t id,
+				     struct pev_profile_map *out)
+{
+	const struct pf_frame *f;
+
+	memset(out, 0, sizeof(*out));
+	if (!p || id >= p->nframes)
+		return -EINVAL;
+	f = (const struct pf_frame *)pev__pf_frame_at(p, id);
+	if (!f->has_map)
+		return -ENOENT;
+	out->start = f->map_start;
+	out->end = f->map_end;
+	out->pgoff = f->map_pgoff;
+	return 0;
+}
+
+PEV_EXPORT int pev_profile_frame_call_line(const struct pev_profile *p, uint32_t id,
+					   const char **file, unsigned *line)
+{
+	const struct pf_frame *f;
+
+	*file = NULL;
+	*line = 0;
+	if (!p || id >= p->nframes)
+		return 0;
+	f = (const struct pf_frame *)pev__pf_frame_at(p, id);
+	if (!f->call_file)
+		return 0;
+	*file = f->call_file;
+	*line = f->call_line;
+	return 1;
 }

@@ -100,11 +100,18 @@ void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
 void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
 			  const struct pev_addr_loc *loc)
 {
+	struct pf_frame *f = (struct pf_frame *)pev__pf_frame_at(p, id);
+
+	if (!f->has_map && loc->dso) {
+		f->has_map = true;
+		f->map_start = loc->map_start;
+		f->map_end = loc->map_end;
+		f->map_pgoff = loc->map_pgoff;
+	}
 	/* only the dso_size key reads it (the kernel's end below walks
 	 * every kallsyms symbol) */
 	if (!p->key_on[PEV_SORT_DSO_SIZE])
 		return;
-	struct pf_frame *f = (struct pf_frame *)pev__pf_frame_at(p, id);
 
 	if (f->map_size || !loc->dso)
 		return;
