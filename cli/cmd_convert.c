@@ -15,6 +15,12 @@
 static const struct conv_format formats[] = {
 	{ "folded", conv_write_folded, NULL, false,
 	  "folded stacks (comm;caller;...;callee count), the input of flamegraph.pl and inferno" },
+	{ "firefox", conv_write_firefox, NULL, true,
+	  "the Firefox Profiler's processed format, gzipped JSON (as samply writes)" },
+	{ "speedscope", conv_write_speedscope, NULL, false,
+	  "speedscope's file format, a sampled profile per thread" },
+	{ "chrome", conv_write_chrome, NULL, false,
+	  "Chrome trace-event JSON (samples, on-CPU slices) for Perfetto and about:tracing" },
 };
 
 static const struct conv_format *find_format(const char *name)

@@ -100,5 +100,8 @@ const char *conv_event_name(const struct conv *c, uint32_t event);
 
 /* The writers (cli/convert_<fmt>.c). */
 int conv_write_folded(struct conv *c);
+int conv_write_firefox(struct conv *c);
+int conv_write_speedscope(struct conv *c);
+int conv_write_chrome(struct conv *c);
 
 #endif
