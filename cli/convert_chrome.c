@@ -2,9 +2,11 @@
  * Perfetto's UI and about:tracing load): process_name and thread_name
  * metadata events, one "P" (sample) event per sample pointing at its
  * stack in "stackFrames" (a tree of id -> name, category: the DSO,
- * parent), and, where the file has PERF_RECORD_SWITCH records (perf
- * record --switch-events, or -a), one "X" slice per stretch a thread ran
- * on a CPU.  Times in microseconds from the first sample. */
+ * parent), the same samples as nested "X" slices of the functions on
+ * the stack (Perfetto's UI draws those, not "P" events), and, where the
+ * file has PERF_RECORD_SWITCH records (perf record --switch-events, or
+ * -a), one "X" slice "on-cpu" per stretch a thread ran on a CPU.  Times
+ * in microseconds from the first sample. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -63,106 +65,237 @@ static void ch_meta(FILE *o, const char *what, int32_t pid, int32_t tid, const c
 	fputs("}},\n", o);
 }
 
-/* The samples of one thread; -ENOMEM */
-static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
-		      const struct conv_thread *th, uint64_t t0)
-{
-	size_t ns;
-	const struct pev_profile_sample *s = pev_profile_samples(c->prof, &ns);
+/* One stretch a thread ran on a CPU: a switch in, then out. */
+struct ch_span {
+	uint64_t in, out;
+	uint32_t cpu;
+	bool has_cpu, preempt;
+};
 
-	for (size_t i = 0; i < th->n; i++) {
+struct ch_spans {
+	struct ch_span *v;
+	size_t n, cap;
+};
+
+/* A function open on a thread's stack of slices. */
+struct ch_open {
+	uint32_t key;
+	uint64_t start;
+};
+
+static void ch_slice(FILE *o, const struct ch_state *st, const struct conv_thread *th,
+		     const struct ch_open *f, uint64_t end, uint64_t t0)
+{
+	uint64_t nd = st->keys[f->key];
+
+	fputs("{\"ph\":\"X\",\"name\":", o);
+	json_put_str(o, st->names.s[nd >> 32]);
+	fprintf(o, ",\"cat\":\"stack\",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
+		th->pid, th->tid);
+	put_us(o, f->start, t0);
+	fputs(",\"dur\":", o);
+	put_us(o, end, f->start);
+	fputs(",\"args\":{\"dso\":", o);
+	json_put_str(o, st->dsos.s[(uint32_t)nd]);
+	fputs("}},\n", o);
+}
+
+/* Closes the slices open at depth and below at time end.  Parents are
+ * written before their children: a child that starts and ends with its
+ * parent then comes after it in the file, the order viewers keep for
+ * slices of the same start and length. */
+static void ch_close(FILE *o, const struct ch_state *st, const struct conv_thread *th,
+		     const struct ch_open *open, size_t *nopen, size_t depth, uint64_t end,
+		     uint64_t t0)
+{
+	for (size_t d = depth; d < *nopen; d++)
+		ch_slice(o, st, th, &open[d], end, t0);
+	if (*nopen > depth)
+		*nopen = depth;
+}
+
+/* The samples of one thread as "P" events, and as "X" slices (what
+ * Perfetto's UI draws: it ignores "P"): a sample lasts until the next one,
+ * at most one sampling interval, and never past the end of the on-CPU
+ * stretch it is in (or into the next one), so that the slices nest in
+ * the on-CPU slices; a function of consecutive samples that stays at its
+ * depth is one slice.  -ENOMEM */
+static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
+		      const struct conv_thread *th, const struct ch_spans *sp, uint64_t t0)
+{
+	size_t ns, nopen = 0, cap = 0, span = 0, where = 0, prev_where = 0;
+	const struct pev_profile_sample *s = pev_profile_samples(c->prof, &ns);
+	uint64_t interval = (uint64_t)(conv_interval_ms(c) * 1e6), prev_end = 0;
+	struct ch_open *open = NULL;
+	int err = 0;
+
+	for (size_t i = 0; i < th->n && !err; i++) {
 		const struct pev_profile_sample *x = &s[th->idx[i]];
 		const uint32_t *ids;
-		size_t n = conv_frames(c, x, &ids);
+		size_t n = conv_frames(c, x, &ids), depth = 0;
 		uint32_t node = CONV_NONE;
+		uint64_t t = x->time, end = t + (interval ? interval : 1);
 
-		for (size_t j = n; j-- > 0;) {
+		if (i + 1 < th->n && s[th->idx[i + 1]].time < end)
+			end = s[th->idx[i + 1]].time;
+		while (span < sp->n && sp->v[span].out < t)
+			span++;
+		/* where: 2k + 1 inside stretch k, 2k before it */
+		where = 2 * span + (span < sp->n && sp->v[span].in <= t);
+		if (span < sp->n) {
+			uint64_t limit = where & 1 ? sp->v[span].out : sp->v[span].in;
+
+			if (limit < end)
+				end = limit;
+		}
+		/* not contiguous, or across a switch: every slice closes */
+		if (t != prev_end || where != prev_where)
+			ch_close(o, st, th, open, &nopen, 0, prev_end, t0);
+		if (n > cap) {
+			struct ch_open *a = realloc(open, n * sizeof(*a));
+
+			if (!a) {
+				err = -ENOMEM;
+				break;
+			}
+			open = a;
+			cap = n;
+		}
+		for (size_t j = n; j-- > 0; depth++) {	/* root first */
 			uint32_t k = ch_key(c, st, ids[j]);
 
 			node = k == CONV_NONE ? k : conv_tree_add(&st->stacks, node, k);
-			if (node == CONV_NONE)
-				return -ENOMEM;
+			if (node == CONV_NONE) {
+				err = -ENOMEM;
+				break;
+			}
+			if (depth < nopen && open[depth].key == k)
+				continue;
+			ch_close(o, st, th, open, &nopen, depth, t, t0);
+			open[nopen].key = k;
+			open[nopen++].start = t;
 		}
+		ch_close(o, st, th, open, &nopen, n, t, t0);
+		prev_end = end;
+		prev_where = where;
 		fputs("{\"ph\":\"P\",\"name\":", o);
 		json_put_str(o, conv_event_name(c, x->event));
 		fprintf(o, ",\"cat\":\"sample\",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
 			x->pid, x->tid);
-		put_us(o, x->time, t0);
+		put_us(o, t, t0);
 		if (node != CONV_NONE)	/* none: a chain perf drops whole */
 			fprintf(o, ",\"sf\":\"%" PRIu32 "\"", node + 1);
 		fprintf(o, ",\"args\":{\"weight\":%" PRIu64 ",\"cpu\":%" PRId32 "}},\n",
 			conv_value_of(c, x), x->cpu);
 	}
-	return 0;
+	ch_close(o, st, th, open, &nopen, 0, prev_end, t0);
+	free(open);
+	return err;
 }
+
+static const struct conv_thread *g_threads;	/* for the sort only */
 
 static int by_tid(const void *a, const void *b)
 {
-	const struct conv_thread *x = a, *y = b;
+	int32_t x = g_threads[*(const uint32_t *)a].tid, y = g_threads[*(const uint32_t *)b].tid;
 
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
+	return x < y ? -1 : x > y;
 }
 
-/* On-CPU slices from the switch records of the threads shown; the number
- * written, or -errno from the reader. */
-static long ch_switches(struct conv *c, FILE *o, const struct conv_thread *th, size_t nt,
-			uint64_t t0)
+/* The index in th of thread tid (order: th's indexes sorted by tid), or
+ * -1 */
+static long find_tid(const struct conv_thread *th, const uint32_t *order, size_t nt, int32_t tid)
 {
-	struct conv_thread *sorted = malloc((nt ? nt : 1) * sizeof(*sorted));
+	size_t lo = 0, hi = nt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (th[order[mid]].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nt && th[order[lo]].tid == tid ? (long)order[lo] : -1;
+}
+
+/* The on-CPU stretches of the threads shown, from the switch records
+ * (sp[i] for th[i]).  0, or -errno from the reader. */
+static int ch_switches(struct conv *c, const struct conv_thread *th, size_t nt,
+		       struct ch_spans *sp)
+{
+	uint32_t *order = malloc((nt ? nt : 1) * sizeof(*order));
 	uint64_t *in = calloc(nt ? nt : 1, sizeof(*in));	/* switch-in time, 0: out */
 	struct pev_data_event ev;
-	long written = 0;
-	int r;
+	int r = 0;
 
-	if (!sorted || !in) {
-		free(sorted);
+	if (!order || !in) {
+		free(order);
 		free(in);
 		return -ENOMEM;
 	}
-	memcpy(sorted, th, nt * sizeof(*th));
-	qsort(sorted, nt, sizeof(*sorted), by_tid);
-	if (pev_data_is_pipe(c->data) || pev_data_rewind(c->data) < 0) {
-		free(sorted);
-		free(in);
-		return 0;	/* a pipe cannot be read twice: samples only */
-	}
-	while ((r = pev_data_next_ordered(c->data, &ev)) > 0) {
-		const struct pev_record *rec = &ev.rec;
-		struct conv_thread key;
+	for (size_t i = 0; i < nt; i++)
+		order[i] = (uint32_t)i;
+	g_threads = th;
+	qsort(order, nt, sizeof(*order), by_tid);
+	/* a pipe cannot be read twice: samples only */
+	if (!pev_data_is_pipe(c->data) && pev_data_rewind(c->data) == 0)
+		while ((r = pev_data_next_ordered(c->data, &ev)) > 0) {
+			const struct pev_record *rec = &ev.rec;
+			const struct pev_sample_id *id = &rec->sample_id;
 
-		if ((rec->type != PERF_RECORD_SWITCH && rec->type != PERF_RECORD_SWITCH_CPU_WIDE) ||
-		    ev.decode_error || !rec->has_sample_id ||
-		    !(rec->sample_id.fields & PERF_SAMPLE_TIME) || !(rec->sample_id.fields & PERF_SAMPLE_TID))
-			continue;
-		key.tid = (int32_t)rec->sample_id.tid;
-		const struct conv_thread *t = bsearch(&key, sorted, nt, sizeof(*sorted), by_tid);
+			if ((rec->type != PERF_RECORD_SWITCH && rec->type != PERF_RECORD_SWITCH_CPU_WIDE) ||
+			    ev.decode_error || !rec->has_sample_id ||
+			    !(id->fields & PERF_SAMPLE_TIME) || !(id->fields & PERF_SAMPLE_TID))
+				continue;
+			long i = find_tid(th, order, nt, (int32_t)id->tid);
 
-		if (!t)
-			continue;
-		size_t i = (size_t)(t - sorted);
-		uint64_t now = rec->sample_id.time;
+			if (i < 0)
+				continue;
+			if (!rec->u.context_switch.out) {
+				in[i] = id->time ? id->time : 1;
+				continue;
+			}
+			if (!in[i] || id->time < in[i])
+				continue;
+			if (sp[i].n == sp[i].cap) {
+				size_t cap = sp[i].cap ? sp[i].cap * 2 : 64;
+				struct ch_span *v = realloc(sp[i].v, cap * sizeof(*v));
 
-		if (!rec->u.context_switch.out) {
-			in[i] = now ? now : 1;
-			continue;
+				if (!v) {
+					r = -ENOMEM;
+					break;
+				}
+				sp[i].v = v;
+				sp[i].cap = cap;
+			}
+			sp[i].v[sp[i].n++] = (struct ch_span){
+				.in = in[i], .out = id->time, .cpu = id->cpu,
+				.has_cpu = id->fields & PERF_SAMPLE_CPU,
+				.preempt = rec->u.context_switch.preempt };
+			in[i] = 0;
 		}
-		if (!in[i] || now < in[i])
-			continue;
+	free(order);
+	free(in);
+	return r < 0 ? r : 0;
+}
+
+static void ch_spans_write(FILE *o, const struct conv_thread *t, const struct ch_spans *sp,
+			   uint64_t t0)
+{
+	for (size_t k = 0; k < sp->n; k++) {
+		const struct ch_span *x = &sp->v[k];
+
 		fprintf(o, "{\"ph\":\"X\",\"name\":\"on-cpu\",\"cat\":\"sched\",\"pid\":%" PRId32
 			",\"tid\":%" PRId32 ",\"ts\":", t->pid, t->tid);
-		put_us(o, in[i], t0);
+		put_us(o, x->in, t0);
 		fputs(",\"dur\":", o);
-		put_us(o, now, in[i]);
-		if (rec->sample_id.fields & PERF_SAMPLE_CPU)
-			fprintf(o, ",\"args\":{\"cpu\":%" PRIu32 ",\"preempted\":%s}", rec->sample_id.cpu,
-				rec->u.context_switch.preempt ? "true" : "false");
+		put_us(o, x->out, x->in);
+		if (x->has_cpu)
+			fprintf(o, ",\"args\":{\"cpu\":%" PRIu32 ",\"preempted\":%s}", x->cpu,
+				x->preempt ? "true" : "false");
 		fputs("},\n", o);
-		in[i] = 0;
-		written++;
 	}
-	free(sorted);
-	free(in);
-	return r < 0 ? r : written;
 }
 
 static void ch_release(struct ch_state *st)
@@ -177,12 +310,12 @@ static void ch_release(struct ch_state *st)
 
 int conv_write_chrome(struct conv *c)
 {
-	size_t nt = 0;
+	size_t nt = 0, slices = 0;
 	struct conv_thread *th = conv_threads(c, &nt);
+	struct ch_spans *sp = NULL;
 	struct ch_state st;
 	FILE *o = c->out;
 	uint64_t t0, t1;
-	long slices = 0;
 	int err = 0;
 
 	if (!th && errno == ENOMEM) {
@@ -190,29 +323,28 @@ int conv_write_chrome(struct conv *c)
 		return EXIT_ERROR;
 	}
 	memset(&st, 0, sizeof(st));
+	sp = calloc(nt ? nt : 1, sizeof(*sp));
+	err = sp ? ch_switches(c, th, nt, sp) : -ENOMEM;
+	if (err && err != -ENOMEM) {
+		cli_error("'%s' is damaged: %s; it may be truncated, record it again",
+			  c->input, pev_data_error(c->data));
+		for (size_t i = 0; i < nt; i++)
+			free(sp[i].v);
+		free(sp);
+		conv_threads_free(th, nt);
+		return EXIT_ERROR;
+	}
 	conv_time_span(th, nt, &t0, &t1);
 	fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"exporter\":\"perfev\",\"input\":", o);
 	json_put_str(o, c->input);
 	fputs("},\"traceEvents\":[\n", o);
-	for (size_t i = 0; i < nt; i++) {
+	for (size_t i = 0; i < nt && !err; i++) {
 		if (!i || th[i].pid != th[i - 1].pid)
 			ch_meta(o, "process_name", th[i].pid, th[i].pid, th[i].process);
 		ch_meta(o, "thread_name", th[i].pid, th[i].tid, th[i].comm);
-	}
-	for (size_t i = 0; i < nt && !err; i++)
-		err = ch_samples(c, o, &st, &th[i], t0);
-	if (!err) {
-		slices = ch_switches(c, o, th, nt, t0);
-		if (slices < 0) {
-			err = (int)slices;
-			if (err != -ENOMEM) {
-				cli_error("'%s' is damaged: %s; it may be truncated, record it again",
-					  c->input, pev_data_error(c->data));
-				ch_release(&st);
-				conv_threads_free(th, nt);
-				return EXIT_ERROR;
-			}
-		}
+		ch_spans_write(o, &th[i], &sp[i], t0);
+		slices += sp[i].n;
+		err = ch_samples(c, o, &st, &th[i], &sp[i], t0);
 	}
 	/* an ending event without a comma after it */
 	fputs("{\"ph\":\"M\",\"name\":\"trace_end\",\"pid\":0,\"tid\":0,\"args\":{}}\n],"
@@ -230,9 +362,12 @@ int conv_write_chrome(struct conv *c)
 	}
 	fputs("}}\n", o);
 	if (!c->quiet && !err)
-		fprintf(stderr, "perfev: %zu threads, %zu stack frames, %ld on-CPU slices written to '%s'\n",
+		fprintf(stderr, "perfev: %zu threads, %zu stack frames, %zu on-CPU slices written to '%s'\n",
 			nt, st.stacks.n, slices, c->out_name);
 	ch_release(&st);
+	for (size_t i = 0; sp && i < nt; i++)
+		free(sp[i].v);
+	free(sp);
 	conv_threads_free(th, nt);
 	if (err) {
 		cli_error("out of memory");

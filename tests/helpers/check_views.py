@@ -236,6 +236,45 @@ def speedscope(path):
     return ours
 
 
+def us(t):
+    """a trace-event time (microseconds, 3 decimals) in ns"""
+    return round(t * 1000)
+
+
+def stack_slices_check(stack_slices, points, oncpu):
+    """The "X" slices of the functions on the stack: they nest (a slice is
+    inside its parent or apart from it), none crosses an on-CPU slice's
+    edge, and at each sample lasting some time, the slices over it are
+    its stack, root first."""
+    for tid, sl in stack_slices.items():
+        # (stable: slices of the same start and end keep the file's
+        # order, parent first, the order viewers keep)
+        sl.sort(key=lambda x: (x[0], -x[1]))
+        open_ = []
+        for a, b, name in sl:
+            while open_ and open_[-1][1] <= a:
+                open_.pop()
+            check(not open_ or b <= open_[-1][1], 'tid %d: slice %s [%d, %d] crosses its parent %r' %
+                  (tid, name, a, b, open_[-1] if open_ else None))
+            open_.append((a, b, name))
+        spans = [(us(x), us(x) + us(d)) for x, d in oncpu.get(tid, [])]
+        for a, b, name in sl:
+            for x, y in spans:
+                check(b <= x or a >= y or (x <= a and b <= y),
+                      'tid %d: slice %s [%d, %d] crosses on-CPU [%d, %d]' % (tid, name, a, b, x, y))
+        import bisect
+        starts = [x[0] for x in sl]
+        checked = 0
+        for t, names_ in points.get(tid, []):
+            over = [x for x in sl[:bisect.bisect_right(starts, t)] if x[0] <= t < x[1]]
+            if not over:
+                continue    # a sample of no length (the next came at once)
+            got = [x[2] for x in over]
+            check(got == names_, 'tid %d: at %d ns the slices are %s, the sample %s' % (tid, t, got, names_))
+            checked += 1
+        print('chrome: tid %d: %d stack slices nest, %d samples under their stacks' % (tid, len(sl), checked))
+
+
 def chrome(path, switches):
     with open(path, 'rb') as f:
         doc = json.load(f)
@@ -246,6 +285,7 @@ def chrome(path, switches):
             check(v['parent'] in sf, 'parent %r of %s missing' % (v['parent'], k))
             check(int(v['parent']) < int(k), 'parent %s after %s: a cycle is possible' % (v['parent'], k))
     names, pnames, ours, slices = {}, {}, {}, collections.defaultdict(list)
+    stack_slices, points = collections.defaultdict(list), collections.defaultdict(list)
     for e in doc['traceEvents']:
         check(e.get('ph') in ('M', 'P', 'X'), 'event phase %r' % e.get('ph'))
         check(isinstance(e.get('pid'), int) and isinstance(e.get('tid'), int), 'pid/tid %r' % e)
@@ -258,7 +298,11 @@ def chrome(path, switches):
         check(isinstance(e.get('ts'), (int, float)) and e['ts'] >= 0, 'ts %r' % e)
         if e['ph'] == 'X':
             check(e['dur'] >= 0, 'dur')
-            slices[e['tid']].append((e['ts'], e['dur']))
+            if e['cat'] == 'sched':
+                slices[e['tid']].append((e['ts'], e['dur']))
+            else:
+                check(e['cat'] == 'stack' and isinstance(e['args']['dso'], str), 'X event %r' % e)
+                stack_slices[e['tid']].append((us(e['ts']), us(e['ts']) + us(e['dur']), tidy(e['name'])))
             continue
         check(e.get('sf', '1') in sf, 'sf %r missing' % e.get('sf'))
         o = ours.setdefault(e['tid'], dict(name=None, n=0, weight=0, stacks=collections.Counter()))
@@ -271,9 +315,11 @@ def chrome(path, switches):
         o['n'] += 1
         o['weight'] += e['args']['weight']
         o['stacks'][tuple(names_)] += 1
+        points[e['tid']].append((us(e['ts']), names_))
     for tid, o in ours.items():
         check(tid in names, 'tid %d without thread_name' % tid)
         o['name'] = names[tid]
+    stack_slices_check(stack_slices, points, slices)
     if switches:
         want = collections.defaultdict(list)
         state = {}
