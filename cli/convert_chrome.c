@@ -361,7 +361,7 @@ int conv_write_chrome(struct conv *c)
 		fputc('}', o);
 	}
 	fputs("}}\n", o);
-	if (!c->quiet && !err)
+	if (!c->quiet && !err && !ferror(c->out))
 		fprintf(stderr, "perfev: %zu threads, %zu stack frames, %zu on-CPU slices written to '%s'\n",
 			nt, st.stacks.n, slices, c->out_name);
 	ch_release(&st);

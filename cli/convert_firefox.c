@@ -299,16 +299,17 @@ static void fx_write_lib(const struct conv *c, FILE *o, struct pev_dso *dso)
 	fputc('}', o);
 }
 
-static void fx_write_meta(const struct conv *c, FILE *o, double end_ms)
+/* product: the name the profiler shows for the profile (the first
+ * process's) */
+static void fx_write_meta(const struct conv *c, FILE *o, const char *product, double end_ms)
 {
 	fprintf(o, "\"meta\":{\"version\":%d,\"preprocessedProfileVersion\":%d,"
 		"\"interval\":%.6f,\"startTime\":0,\"profilingStartTime\":0,"
 		"\"profilingEndTime\":%.6f,\"processType\":0,\"product\":",
 		FX_GECKO_VERSION, FX_PROCESSED_VERSION, conv_interval_ms(c), end_ms);
-	json_put_str(o, c->input);
+	json_put_str(o, product ? product : "perfev");
 	fputs(",\"importedFrom\":\"perf.data\",\"stackwalk\":1,\"symbolicated\":true,"
 	      "\"platform\":\"X11\",\"oscpu\":\"Linux\",\"markerSchema\":[],"
-	      "\"sampleUnits\":{\"time\":\"ms\",\"eventDelay\":\"ms\",\"threadCPUDelta\":\"ns\"},"
 	      "\"categories\":["
 	      "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]},"
 	      "{\"name\":\"User\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
@@ -317,10 +318,9 @@ static void fx_write_meta(const struct conv *c, FILE *o, double end_ms)
 
 int conv_write_firefox(struct conv *c)
 {
-	size_t nt = 0, len = 0;
+	size_t nt = 0;
 	struct conv_thread *th = conv_threads(c, &nt);
 	struct fx_libs libs;
-	char *text = NULL;
 	FILE *o;
 	uint64_t t0, t1;
 	int err = 0;
@@ -331,14 +331,14 @@ int conv_write_firefox(struct conv *c)
 	}
 	memset(&libs, 0, sizeof(libs));
 	conv_time_span(th, nt, &t0, &t1);
-	o = open_memstream(&text, &len);
+	o = conv_gzip_open(c->out);
 	if (!o) {
 		conv_threads_free(th, nt);
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
 	fputc('{', o);
-	fx_write_meta(c, o, (double)(t1 - t0) / 1e6 + conv_interval_ms(c));
+	fx_write_meta(c, o, nt ? th[0].process : NULL, (double)(t1 - t0) / 1e6 + conv_interval_ms(c));
 	fputs(",\"threads\":[", o);
 	for (size_t i = 0; i < nt && !err; i++) {
 		struct fx_thread t;
@@ -359,21 +359,17 @@ int conv_write_firefox(struct conv *c)
 		fx_write_lib(c, o, libs.dso[i]);
 	}
 	fputs("]}\n", o);
-	if (fclose(o) || !text)
-		err = -ENOMEM;
-	if (!err)
-		err = conv_gzip(c->out, text, len);
-	free(text);
+	/* a write error shows in ferror(c->out): the driver reports it */
+	if (fclose(o) && !ferror(c->out))
+		err = err ? err : -ENOMEM;
 	free(libs.dso);
 	conv_map_release(&libs.by_dso);
 	conv_threads_free(th, nt);
-	if (err == -ENOMEM) {
+	if (err) {
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
-	if (err)
-		return EXIT_OK;	/* a write error: the driver reports it */
-	if (!c->quiet)
+	if (!c->quiet && !ferror(c->out))
 		fprintf(stderr, "perfev: %zu threads, %zu libraries written to '%s'\n", nt,
 			libs.n, c->out_name);
 	return EXIT_OK;

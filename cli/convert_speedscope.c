@@ -157,7 +157,7 @@ int conv_write_speedscope(struct conv *c)
 	fputs("]},\"profiles\":[", o);
 	fwrite(text, 1, len, o);
 	fputs("]}\n", o);
-	if (!c->quiet)
+	if (!c->quiet && !ferror(c->out))
 		fprintf(stderr, "perfev: %zu threads, %zu frames written to '%s'\n", nt, fr.n,
 			c->out_name);
 	free(text);

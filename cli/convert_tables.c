@@ -280,42 +280,93 @@ size_t conv_frames(const struct conv *c, const struct pev_profile_sample *s,
 	return conv_stack(c, s, ids);
 }
 
-int conv_gzip(FILE *o, const char *text, size_t len)
-{
+/* A stream that deflates what is written into a gzip member on out. */
+struct gz_cookie {
 	z_stream z;
-	unsigned char buf[1 << 16];
+	FILE *out;
+	int err;		/* the first failure's errno, 0: none */
+};
+
+static int gz_pump(struct gz_cookie *g, int flush)
+{
+	unsigned char buf[1 << 15];
 	int ret;
 
-	memset(&z, 0, sizeof(z));
-	/* 15 + 16: a gzip header and trailer around the deflate stream */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return -ENOMEM;
-	z.next_in = (unsigned char *)text;
 	do {
-		size_t chunk = len > (1u << 30) ? (1u << 30) : len;
+		g->z.next_out = buf;
+		g->z.avail_out = sizeof(buf);
+		ret = deflate(&g->z, flush);
+		if (ret == Z_STREAM_ERROR) {
+			g->err = EIO;
+			return -1;
+		}
+		size_t have = sizeof(buf) - g->z.avail_out;
 
-		z.next_in = (unsigned char *)text;
-		z.avail_in = (uInt)chunk;
-		text += chunk;
-		len -= chunk;
-		do {
-			z.next_out = buf;
-			z.avail_out = sizeof(buf);
-			ret = deflate(&z, len ? Z_NO_FLUSH : Z_FINISH);
-			if (ret == Z_STREAM_ERROR) {
-				deflateEnd(&z);
-				return -EIO;
-			}
-			size_t have = sizeof(buf) - z.avail_out;
+		if (have && fwrite(buf, 1, have, g->out) != have) {
+			g->err = errno ? errno : EIO;	/* ENOSPC, EPIPE... */
+			return -1;
+		}
+	} while (g->z.avail_out == 0);
+	return 0;
+}
 
-			if (have && fwrite(buf, 1, have, o) != have) {
-				deflateEnd(&z);
-				return -EIO;
-			}
-		} while (z.avail_out == 0);
-	} while (len);
-	deflateEnd(&z);
-	return ret == Z_STREAM_END ? 0 : -EIO;
+static ssize_t gz_write(void *cookie, const char *data, size_t len)
+{
+	struct gz_cookie *g = cookie;
+	size_t done = 0;
+
+	while (done < len) {
+		size_t chunk = len - done > (1u << 30) ? (1u << 30) : len - done;
+
+		g->z.next_in = (unsigned char *)data + done;
+		g->z.avail_in = (uInt)chunk;
+		if (g->err || gz_pump(g, Z_NO_FLUSH)) {
+			errno = g->err;
+			return -1;
+		}
+		done += chunk;
+	}
+	return (ssize_t)len;
+}
+
+static int gz_close(void *cookie)
+{
+	struct gz_cookie *g = cookie;
+	int err;
+
+	g->z.next_in = NULL;
+	g->z.avail_in = 0;
+	if (!g->err)
+		gz_pump(g, Z_FINISH);
+	err = g->err;
+	deflateEnd(&g->z);
+	free(g);
+	if (err)
+		errno = err;
+	return err ? -1 : 0;
+}
+
+FILE *conv_gzip_open(FILE *out)
+{
+	struct gz_cookie *g = calloc(1, sizeof(*g));
+	cookie_io_functions_t io = { .write = gz_write, .close = gz_close };
+	FILE *f;
+
+	if (!g)
+		return NULL;
+	g->out = out;
+	/* 15 + 16: a gzip header and trailer around the deflate stream */
+	if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(g);
+		errno = ENOMEM;
+		return NULL;
+	}
+	f = fopencookie(g, "w", io);
+	if (!f) {
+		deflateEnd(&g->z);
+		free(g);
+	}
+	return f;
 }
 
 uint32_t conv_frame_name(struct conv_strings *t, const struct pev_profile_frame *f)

@@ -73,8 +73,10 @@ void conv_time_span(const struct conv_thread *t, size_t n, uint64_t *first, uint
 size_t conv_frames(const struct conv *c, const struct pev_profile_sample *s,
 		   const uint32_t **ids);
 
-/* Writes text (len bytes) gzipped to o.  0 or -EIO/-ENOMEM. */
-int conv_gzip(FILE *o, const char *text, size_t len);
+/* A stream whose bytes are written gzipped to out (one gzip member,
+ * finished by fclose, which returns EOF when a write to out failed).
+ * NULL and errno when out of memory. */
+FILE *conv_gzip_open(FILE *out);
 
 /* The name the viewers show for a frame: conv_func_name, interned in t.
  * CONV_NONE when out of memory. */

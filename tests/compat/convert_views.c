@@ -169,6 +169,15 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s convert -q -i %s/cut.data --to chrome -o %s/cut.json > /dev/null 2>&1",
 			  perfev, dir, dir), 3);
 	CHECK_EQ_INT(t_sh("python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s/cut.json", dir), 0);
+	/* a full disk: exit 1 and the cause, no summary claiming a write */
+	for (int i = 0; i < 3; i++) {
+		static const char *const fmts[] = { "firefox", "speedscope", "chrome" };
+
+		CHECK_EQ_INT(t_sh("%s convert -i %s --to %s -o /dev/full > /dev/null 2> %s/err.txt",
+				  perfev, f, fmts[i], dir), 1);
+		CHECK_MSG(!t_sh("grep -q \"^perfev: error: cannot write '/dev/full': No space left on device$\" %s/err.txt && ! grep -q written %s/err.txt",
+				dir, dir), "--to %s -o /dev/full: not the one error line", fmts[i]);
+	}
 	t_sh("rm -rf %s", dir);
 	return t_done();
 }
