@@ -5,16 +5,20 @@
  * parent), the same samples as nested "X" slices of the functions on
  * the stack (Perfetto's UI draws those, not "P" events), and, where the
  * file has PERF_RECORD_SWITCH records (perf record --switch-events, or
- * -a), one "X" slice "on-cpu" per stretch a thread ran on a CPU.  Times
+ * -a) or else sched:sched_switch samples, one "X" slice "on-cpu" per
+ * stretch a thread ran on a CPU.  Times
  * in microseconds from the first sample. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "cli.h"
 #include "convert_tables.h"
 #include "json_out.h"
+#include "tracefmt.h"
 
 struct ch_state {
 	struct conv_strings names, dsos;
@@ -148,8 +152,13 @@ static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
 			if (limit < end)
 				end = limit;
 		}
+		/* a sample of no length (the next came at once, or it is the
+		 * switch out) changes no slice: the parents of a slice then
+		 * close in the same batch as the slice */
+		bool slices = end > t;
+
 		/* not contiguous, or across a switch: every slice closes */
-		if (t != prev_end || where != prev_where)
+		if (slices && (t != prev_end || where != prev_where))
 			ch_close(o, st, th, open, &nopen, 0, prev_end, t0);
 		if (n > cap) {
 			struct ch_open *a = realloc(open, n * sizeof(*a));
@@ -169,15 +178,17 @@ static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
 				err = -ENOMEM;
 				break;
 			}
-			if (depth < nopen && open[depth].key == k)
+			if (!slices || (depth < nopen && open[depth].key == k))
 				continue;
 			ch_close(o, st, th, open, &nopen, depth, t, t0);
 			open[nopen].key = k;
 			open[nopen++].start = t;
 		}
-		ch_close(o, st, th, open, &nopen, n, t, t0);
-		prev_end = end;
-		prev_where = where;
+		if (slices) {
+			ch_close(o, st, th, open, &nopen, n, t, t0);
+			prev_end = end;
+			prev_where = where;
+		}
 		fputs("{\"ph\":\"P\",\"name\":", o);
 		json_put_str(o, conv_event_name(c, x->event));
 		fprintf(o, ",\"cat\":\"sample\",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
@@ -219,64 +230,135 @@ static long find_tid(const struct conv_thread *th, const uint32_t *order, size_t
 	return lo < nt && th[order[lo]].tid == tid ? (long)order[lo] : -1;
 }
 
-/* The on-CPU stretches of the threads shown, from the switch records
- * (sp[i] for th[i]).  0, or -errno from the reader. */
+static int span_add(struct ch_spans *sp, uint64_t in, uint64_t out, bool has_cpu,
+		    uint32_t cpu, bool preempt)
+{
+	if (sp->n == sp->cap) {
+		size_t cap = sp->cap ? sp->cap * 2 : 64;
+		struct ch_span *v = realloc(sp->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		sp->v = v;
+		sp->cap = cap;
+	}
+	sp->v[sp->n++] = (struct ch_span){ .in = in, .out = out, .cpu = cpu,
+					   .has_cpu = has_cpu, .preempt = preempt };
+	return 0;
+}
+
+/* Where the switches come from: PERF_RECORD_SWITCH records, else the
+ * sched:sched_switch tracepoint's samples. */
+struct ch_switch_src {
+	struct ch_spans *sp;		/* per thread (th's order) */
+	uint64_t *in;			/* switch-in time, 0: out */
+};
+
+/* tid switched in (out = false) or out at time; -ENOMEM */
+static int ch_switch(struct ch_switch_src *w, const struct conv_thread *th, const uint32_t *order,
+		     size_t nt, int32_t tid, bool out, uint64_t time, bool has_cpu, uint32_t cpu,
+		     bool preempt)
+{
+	long i = find_tid(th, order, nt, tid);
+	int r = 0;
+
+	if (i < 0)
+		return 0;
+	if (!out)
+		w->in[i] = time ? time : 1;
+	else if (w->in[i] && time >= w->in[i]) {
+		r = span_add(&w->sp[i], w->in[i], time, has_cpu, cpu, preempt);
+		w->in[i] = 0;
+	}
+	return r;
+}
+
+/* A sched:sched_switch sample: prev_pid goes out, next_pid comes in. */
+static int ch_sched_switch(struct conv *c, struct tracefmt *tf, struct ch_switch_src *w,
+			   const struct conv_thread *th, const uint32_t *order, size_t nt,
+			   const struct pev_record *rec)
+{
+	const struct pev_sample *x = &rec->u.sample;
+	const struct perf_event_attr *a = rec->attr;
+	unsigned long long prev, next, state = 1;
+	struct tep_event *ev;
+	struct tep_format_field *fp, *fn, *fs;
+
+	if (!a || a->type != PERF_TYPE_TRACEPOINT || rec->attr_index < 0 ||
+	    !(a->sample_type & PERF_SAMPLE_TIME) || !(a->sample_type & PERF_SAMPLE_RAW) ||
+	    !x->raw.data || strcmp(conv_event_name(c, (uint32_t)rec->attr_index), "sched:sched_switch"))
+		return 0;
+	ev = tracefmt_find(tf, a, (size_t)rec->attr_index);
+	fp = ev ? tep_find_field(ev, "prev_pid") : NULL;
+	fn = ev ? tep_find_field(ev, "next_pid") : NULL;
+	fs = ev ? tep_find_field(ev, "prev_state") : NULL;
+	if (!fp || !fn || tep_read_number_field(fp, x->raw.data, &prev) ||
+	    tep_read_number_field(fn, x->raw.data, &next))
+		return 0;
+	if (fs)
+		tep_read_number_field(fs, x->raw.data, &state);
+	bool has_cpu = a->sample_type & PERF_SAMPLE_CPU;
+	int r = ch_switch(w, th, order, nt, (int32_t)prev, true, x->time, has_cpu, x->cpu, !state);
+
+	return r ? r : ch_switch(w, th, order, nt, (int32_t)next, false, x->time, has_cpu, x->cpu, false);
+}
+
+/* The on-CPU stretches of the threads shown (sp[i] for th[i]), from the
+ * switch records, else from sched:sched_switch samples.  0, or -errno
+ * from the reader. */
 static int ch_switches(struct conv *c, const struct conv_thread *th, size_t nt,
 		       struct ch_spans *sp)
 {
-	uint32_t *order = malloc((nt ? nt : 1) * sizeof(*order));
-	uint64_t *in = calloc(nt ? nt : 1, sizeof(*in));	/* switch-in time, 0: out */
+	size_t n1 = nt ? nt : 1;
+	uint32_t *order = malloc(n1 * sizeof(*order));
+	struct ch_switch_src rec = { sp, calloc(n1, sizeof(uint64_t)) };
+	struct ch_switch_src tp = { calloc(n1, sizeof(*sp)), calloc(n1, sizeof(uint64_t)) };
+	struct tracefmt tf = { .data = c->data };
 	struct pev_data_event ev;
+	bool any_record = false;
 	int r = 0;
 
-	if (!order || !in) {
-		free(order);
-		free(in);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < nt; i++)
+	if (!order || !rec.in || !tp.sp || !tp.in)
+		r = -ENOMEM;
+	for (size_t i = 0; !r && i < nt; i++)
 		order[i] = (uint32_t)i;
 	g_threads = th;
-	qsort(order, nt, sizeof(*order), by_tid);
+	if (!r)
+		qsort(order, nt, sizeof(*order), by_tid);
 	/* a pipe cannot be read twice: samples only */
-	if (!pev_data_is_pipe(c->data) && pev_data_rewind(c->data) == 0)
+	if (!r && !pev_data_is_pipe(c->data) && pev_data_rewind(c->data) == 0)
 		while ((r = pev_data_next_ordered(c->data, &ev)) > 0) {
-			const struct pev_record *rec = &ev.rec;
-			const struct pev_sample_id *id = &rec->sample_id;
+			const struct pev_record *x = &ev.rec;
+			const struct pev_sample_id *id = &x->sample_id;
 
-			if ((rec->type != PERF_RECORD_SWITCH && rec->type != PERF_RECORD_SWITCH_CPU_WIDE) ||
-			    ev.decode_error || !rec->has_sample_id ||
-			    !(id->fields & PERF_SAMPLE_TIME) || !(id->fields & PERF_SAMPLE_TID))
+			if (ev.decode_error)
 				continue;
-			long i = find_tid(th, order, nt, (int32_t)id->tid);
-
-			if (i < 0)
-				continue;
-			if (!rec->u.context_switch.out) {
-				in[i] = id->time ? id->time : 1;
-				continue;
+			if (x->type == PERF_RECORD_SAMPLE && !any_record)
+				r = ch_sched_switch(c, &tf, &tp, th, order, nt, x);
+			else if ((x->type == PERF_RECORD_SWITCH || x->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+				 x->has_sample_id && (id->fields & PERF_SAMPLE_TIME) &&
+				 (id->fields & PERF_SAMPLE_TID)) {
+				any_record = true;
+				r = ch_switch(&rec, th, order, nt, (int32_t)id->tid, x->u.context_switch.out,
+					      id->time, id->fields & PERF_SAMPLE_CPU, id->cpu,
+					      x->u.context_switch.preempt);
 			}
-			if (!in[i] || id->time < in[i])
-				continue;
-			if (sp[i].n == sp[i].cap) {
-				size_t cap = sp[i].cap ? sp[i].cap * 2 : 64;
-				struct ch_span *v = realloc(sp[i].v, cap * sizeof(*v));
-
-				if (!v) {
-					r = -ENOMEM;
-					break;
-				}
-				sp[i].v = v;
-				sp[i].cap = cap;
-			}
-			sp[i].v[sp[i].n++] = (struct ch_span){
-				.in = in[i], .out = id->time, .cpu = id->cpu,
-				.has_cpu = id->fields & PERF_SAMPLE_CPU,
-				.preempt = rec->u.context_switch.preempt };
-			in[i] = 0;
+			if (r < 0)
+				break;
+			r = 0;
 		}
+	for (size_t i = 0; tp.sp && i < nt; i++) {
+		if (!any_record) {	/* the tracepoint's stretches, then */
+			free(sp[i].v);
+			sp[i] = tp.sp[i];
+		} else
+			free(tp.sp[i].v);
+	}
+	tracefmt_release(&tf);
+	free(tp.sp);
+	free(tp.in);
+	free(rec.in);
 	free(order);
-	free(in);
 	return r < 0 ? r : 0;
 }
 

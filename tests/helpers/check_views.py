@@ -14,8 +14,11 @@ SCRIPT: `perf script -F comm,pid,tid,time,period,event,ip,sym,dso --ns`
 root first, tidied as stackcollapse-perf.pl tidies them, "[dso]" for
 code without a symbol) must equal perf's, and the thread name perf's
 last comm.  SWITCHES (chrome): `perf script --show-switch-events -F
-comm,pid,tid,time --ns`: the on-CPU slices per thread (an IN followed by
-an OUT) and their total time must equal the chrome file's "X" events.
+comm,pid,tid,time --ns`, or for a file without switch records the
+sched:sched_switch samples (`-F comm,pid,tid,time,event,trace --ns`):
+the on-CPU slices per thread (an IN followed by an OUT; prev_pid goes
+out, next_pid comes in) and their total time must equal the chrome
+file's "on-cpu" "X" events.
 perfev's own code is not used.  Prints what it checked; exits 1 on the
 first difference."""
 import collections
@@ -327,16 +330,25 @@ def chrome(path, switches):
             for line in f:
                 line = line.decode('utf-8', 'surrogateescape')
                 m = re.match(r'^\s*(\S.*?)\s+(\d+)/(\d+)\s+(\d+)\.(\d+):\s+PERF_RECORD_SWITCH(?:_CPU_WIDE)?\s+(IN|OUT)', line)
-                if not m:
-                    continue
-                tid, t = int(m.group(3)), int(m.group(4)) * 10**9 + int(m.group(5))
-                if tid not in ours:
-                    continue
-                if m.group(6) == 'IN':
-                    state[tid] = t
-                elif state.get(tid) is not None and t >= state[tid]:
-                    want[tid].append(t - state[tid])
-                    state[tid] = None
+                t = None
+                if m:
+                    t = int(m.group(4)) * 10**9 + int(m.group(5))
+                    moves = [(int(m.group(3)), m.group(6))]
+                else:
+                    # the tracepoint: prev_pid goes out, next_pid comes in
+                    m = re.match(r'^\s*(\S.*?)\s+(\d+)/(\d+)\s+(\d+)\.(\d+):\s+sched:sched_switch:.* prev_pid=(\d+) .*==>.* next_pid=(\d+) ', line)
+                    if not m:
+                        continue
+                    t = int(m.group(4)) * 10**9 + int(m.group(5))
+                    moves = [(int(m.group(6)), 'OUT'), (int(m.group(7)), 'IN')]
+                for tid, what in moves:
+                    if tid not in ours:
+                        continue
+                    if what == 'IN':
+                        state[tid] = t
+                    elif state.get(tid) is not None and t >= state[tid]:
+                        want[tid].append(t - state[tid])
+                        state[tid] = None
         check(set(want) == set(slices), 'slices for threads %s, perf script %s' % (sorted(slices), sorted(want)))
         for tid in want:
             got = sum(round(d * 1000) for _, d in slices[tid])
