@@ -58,7 +58,7 @@ static void put_us(FILE *o, uint64_t ns, uint64_t t0)
 {
 	uint64_t d = ns > t0 ? ns - t0 : 0;
 
-	fprintf(o, "%" PRIu64 ".%03" PRIu64, d / 1000, d % 1000);
+	json_put_decimal(o, d, 3);
 }
 
 static void ch_meta(FILE *o, const char *what, int32_t pid, int32_t tid, const char *name)
@@ -87,15 +87,27 @@ struct ch_open {
 	uint64_t start;
 };
 
-static void ch_slice(FILE *o, const struct ch_state *st, const struct conv_thread *th,
+/* ,"pid":P,"tid":T, of a thread: the part of its events that repeats */
+struct ch_ids {
+	char s[48];
+};
+
+static void ch_ids_init(struct ch_ids *ids, const struct conv_thread *th)
+{
+	snprintf(ids->s, sizeof(ids->s), ",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",", th->pid,
+		 th->tid);
+}
+
+static void ch_slice(FILE *o, const struct ch_state *st, const struct ch_ids *ids,
 		     const struct ch_open *f, uint64_t end, uint64_t t0)
 {
 	uint64_t nd = st->keys[f->key];
 
 	fputs("{\"ph\":\"X\",\"name\":", o);
 	json_put_str(o, st->names.s[nd >> 32]);
-	fprintf(o, ",\"cat\":\"stack\",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
-		th->pid, th->tid);
+	fputs(",\"cat\":\"stack\"", o);
+	fputs(ids->s, o);
+	fputs("\"ts\":", o);
 	put_us(o, f->start, t0);
 	fputs(",\"dur\":", o);
 	put_us(o, end, f->start);
@@ -108,12 +120,12 @@ static void ch_slice(FILE *o, const struct ch_state *st, const struct conv_threa
  * written before their children: a child that starts and ends with its
  * parent then comes after it in the file, the order viewers keep for
  * slices of the same start and length. */
-static void ch_close(FILE *o, const struct ch_state *st, const struct conv_thread *th,
+static void ch_close(FILE *o, const struct ch_state *st, const struct ch_ids *ids,
 		     const struct ch_open *open, size_t *nopen, size_t depth, uint64_t end,
 		     uint64_t t0)
 {
 	for (size_t d = depth; d < *nopen; d++)
-		ch_slice(o, st, th, &open[d], end, t0);
+		ch_slice(o, st, ids, &open[d], end, t0);
 	if (*nopen > depth)
 		*nopen = depth;
 }
@@ -131,7 +143,10 @@ static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
 	const struct pev_profile_sample *s = pev_profile_samples(c->prof, &ns);
 	uint64_t interval = (uint64_t)(conv_interval_ms(c) * 1e6), prev_end = 0;
 	struct ch_open *open = NULL;
+	struct ch_ids tids;
 	int err = 0;
+
+	ch_ids_init(&tids, th);
 
 	for (size_t i = 0; i < th->n && !err; i++) {
 		const struct pev_profile_sample *x = &s[th->idx[i]];
@@ -159,7 +174,7 @@ static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
 
 		/* not contiguous, or across a switch: every slice closes */
 		if (slices && (t != prev_end || where != prev_where))
-			ch_close(o, st, th, open, &nopen, 0, prev_end, t0);
+			ch_close(o, st, &tids, open, &nopen, 0, prev_end, t0);
 		if (n > cap) {
 			struct ch_open *a = realloc(open, n * sizeof(*a));
 
@@ -180,26 +195,35 @@ static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
 			}
 			if (!slices || (depth < nopen && open[depth].key == k))
 				continue;
-			ch_close(o, st, th, open, &nopen, depth, t, t0);
+			ch_close(o, st, &tids, open, &nopen, depth, t, t0);
 			open[nopen].key = k;
 			open[nopen++].start = t;
 		}
 		if (slices) {
-			ch_close(o, st, th, open, &nopen, n, t, t0);
+			ch_close(o, st, &tids, open, &nopen, n, t, t0);
 			prev_end = end;
 			prev_where = where;
 		}
 		fputs("{\"ph\":\"P\",\"name\":", o);
 		json_put_str(o, conv_event_name(c, x->event));
-		fprintf(o, ",\"cat\":\"sample\",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
-			x->pid, x->tid);
+		fputs(",\"cat\":\"sample\"", o);
+		fputs(tids.s, o);
+		fputs("\"ts\":", o);
 		put_us(o, t, t0);
-		if (node != CONV_NONE)	/* none: a chain perf drops whole */
-			fprintf(o, ",\"sf\":\"%" PRIu32 "\"", node + 1);
-		fprintf(o, ",\"args\":{\"weight\":%" PRIu64 ",\"cpu\":%" PRId32 "}},\n",
-			conv_value_of(c, x), x->cpu);
+		if (node != CONV_NONE) {	/* none: a chain perf drops whole */
+			fputs(",\"sf\":\"", o);
+			json_put_u64(o, node + 1);
+			fputc('"', o);
+		}
+		fputs(",\"args\":{\"weight\":", o);
+		json_put_u64(o, conv_value_of(c, x));
+		if (x->cpu >= 0) {
+			fputs(",\"cpu\":", o);
+			json_put_u64(o, (uint64_t)x->cpu);
+		}
+		fputs("}},\n", o);
 	}
-	ch_close(o, st, th, open, &nopen, 0, prev_end, t0);
+	ch_close(o, st, &tids, open, &nopen, 0, prev_end, t0);
 	free(open);
 	return err;
 }
@@ -434,12 +458,18 @@ int conv_write_chrome(struct conv *c)
 	for (size_t i = 0; i < st.stacks.n && !err; i++) {
 		uint64_t nd = st.keys[st.stacks.key[i]];
 
-		fprintf(o, i ? ",\n\"%zu\":{\"name\":" : "\n\"%zu\":{\"name\":", i + 1);
+		fputs(i ? ",\n\"" : "\n\"", o);
+		json_put_u64(o, i + 1);
+		fputs("\":{\"name\":", o);
 		json_put_str(o, st.names.s[nd >> 32]);
 		fputs(",\"category\":", o);
 		json_put_str(o, st.dsos.s[(uint32_t)nd]);
 		if (st.stacks.parent[i] != CONV_NONE)
-			fprintf(o, ",\"parent\":\"%" PRIu32 "\"", st.stacks.parent[i] + 1);
+		{
+			fputs(",\"parent\":\"", o);
+			json_put_u64(o, st.stacks.parent[i] + 1);
+			fputc('"', o);
+		}
 		fputc('}', o);
 	}
 	fputs("}}\n", o);

@@ -170,7 +170,7 @@ static void put_u32_or(FILE *o, uint32_t v, const char *none)
 	if (v == CONV_NONE)
 		fputs(none, o);
 	else
-		fprintf(o, "%" PRIu32, v);
+		json_put_u64(o, v);
 }
 
 static void fx_write_thread(const struct conv *c, FILE *o, const struct conv_thread *th,
@@ -188,19 +188,17 @@ static void fx_write_thread(const struct conv *c, FILE *o, const struct conv_thr
 
 	fprintf(o, "\"samples\":{\"weightType\":\"samples\",\"length\":%zu", th->n);
 	COLUMN(o, "stack", th->n, put_u32_or(o, t->sample_stack.v[i_], "null"));
-	COLUMN(o, "time", th->n,
-	       fprintf(o, "%.6f", (double)(s[th->idx[i_]].time - t0) / 1e6));
-	COLUMN(o, "weight", th->n,
-	       fprintf(o, "%" PRIu64, conv_value_of(c, &s[th->idx[i_]])));
+	/* ms from the first sample, exact to the ns */
+	COLUMN(o, "time", th->n, json_put_decimal(o, s[th->idx[i_]].time - t0, 6));
+	COLUMN(o, "weight", th->n, json_put_u64(o, conv_value_of(c, &s[th->idx[i_]])));
 	fputs("},", o);
 
 	fputs("\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],"
 	      "\"phase\":[],\"category\":[],\"length\":0},", o);
 
 	fprintf(o, "\"stackTable\":{\"length\":%zu", t->stacks.n);
-	COLUMN(o, "frame", t->stacks.n, fprintf(o, "%" PRIu32, t->stacks.key[i_]));
-	COLUMN(o, "category", t->stacks.n,
-	       fprintf(o, "%" PRIu32, t->frame_cat.v[t->stacks.key[i_]]));
+	COLUMN(o, "frame", t->stacks.n, json_put_u64(o, t->stacks.key[i_]));
+	COLUMN(o, "category", t->stacks.n, json_put_u64(o, t->frame_cat.v[t->stacks.key[i_]]));
 	COLUMN(o, "subcategory", t->stacks.n, fputc('0', o));
 	COLUMN(o, "prefix", t->stacks.n, put_u32_or(o, t->stacks.parent[i_], "null"));
 	fputs("},", o);
@@ -213,14 +211,14 @@ static void fx_write_thread(const struct conv *c, FILE *o, const struct conv_thr
 
 		/* JavaScript numbers are exact up to 2^53 */
 		if (f && f->dso && f->addr < (1ull << 53))
-			fprintf(o, "%" PRIu64, f->addr);
+			json_put_u64(o, f->addr);
 		else
 			fputs("-1", o);
 	});
 	COLUMN(o, "inlineDepth", nf, fputc('0', o));
-	COLUMN(o, "category", nf, fprintf(o, "%" PRIu32, t->frame_cat.v[i_]));
+	COLUMN(o, "category", nf, json_put_u64(o, t->frame_cat.v[i_]));
 	COLUMN(o, "subcategory", nf, fputc('0', o));
-	COLUMN(o, "func", nf, fprintf(o, "%" PRIu32, t->frame_func.v[i_]));
+	COLUMN(o, "func", nf, json_put_u64(o, t->frame_func.v[i_]));
 	COLUMN(o, "nativeSymbol", nf, fputs("null", o));
 	COLUMN(o, "innerWindowID", nf, fputs("null", o));
 	COLUMN(o, "implementation", nf, fputs("null", o));
@@ -231,7 +229,7 @@ static void fx_write_thread(const struct conv *c, FILE *o, const struct conv_thr
 	size_t nfn = t->func_name.n;
 
 	fprintf(o, "\"funcTable\":{\"length\":%zu", nfn);
-	COLUMN(o, "name", nfn, fprintf(o, "%" PRIu32, t->func_name.v[i_]));
+	COLUMN(o, "name", nfn, json_put_u64(o, t->func_name.v[i_]));
 	COLUMN(o, "isJS", nfn, fputs("false", o));
 	COLUMN(o, "relevantForJS", nfn, fputs("false", o));
 	COLUMN(o, "resource", nfn, put_u32_or(o, t->func_res.v[i_], "-1"));

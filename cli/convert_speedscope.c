@@ -95,13 +95,18 @@ static int ss_profile(const struct conv *c, FILE *o, struct ss_frames *fr,
 
 			if (f == CONV_NONE)
 				return -ENOMEM;
-			fprintf(o, j + 1 < n ? ",%" PRIu32 : "%" PRIu32, f);
+			if (j + 1 < n)
+				fputc(',', o);
+			json_put_u64(o, f);
 		}
 		fputc(']', o);
 	}
 	fputs("],\"weights\":[", o);
-	for (size_t i = 0; i < th->n; i++)
-		fprintf(o, i ? ",%" PRIu64 : "%" PRIu64, conv_value_of(c, &s[th->idx[i]]));
+	for (size_t i = 0; i < th->n; i++) {
+		if (i)
+			fputc(',', o);
+		json_put_u64(o, conv_value_of(c, &s[th->idx[i]]));
+	}
 	fputs("]}", o);
 	return 0;
 }

@@ -100,3 +100,33 @@ void json_put_str(FILE *o, const char *s)
 	else
 		fputs("null", o);
 }
+
+void json_put_u64(FILE *o, uint64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), o);
+}
+
+void json_put_decimal(FILE *o, uint64_t v, unsigned places)
+{
+	char buf[48], *p = buf + sizeof(buf);
+
+	if (places > 18)
+		places = 18;
+	for (unsigned i = 0; i < places; i++) {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	}
+	if (places)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), o);
+}

@@ -4,6 +4,7 @@
 #define PEV_CLI_JSON_OUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Writes s (n bytes) as a quoted JSON string: '"' and '\\' escaped,
@@ -15,5 +16,11 @@
 void json_put_strn(FILE *o, const char *s, size_t n);
 /* The same for a NUL-terminated string; NULL writes null. */
 void json_put_str(FILE *o, const char *s);
+
+/* v in decimal. */
+void json_put_u64(FILE *o, uint64_t v);
+/* v / 10^places with exactly `places` decimals (places <= 18), exact:
+ * nanoseconds as milliseconds are json_put_decimal(o, ns, 6). */
+void json_put_decimal(FILE *o, uint64_t v, unsigned places);
 
 #endif

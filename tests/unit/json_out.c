@@ -73,5 +73,26 @@ int main(void)
 	fclose(o);
 	CHECK_STR(buf, "null \"q\\\"\"");
 	free(buf);
+
+	/* numbers: integers, and fixed decimals exact (no double) */
+	o = open_memstream(&buf, &len);
+	if (!o)
+		T_FATAL("open_memstream failed");
+	json_put_u64(o, 0);
+	fputc(' ', o);
+	json_put_u64(o, UINT64_MAX);
+	fputc(' ', o);
+	json_put_decimal(o, 0, 6);
+	fputc(' ', o);
+	json_put_decimal(o, 1234567, 6);
+	fputc(' ', o);
+	json_put_decimal(o, 5, 3);
+	fputc(' ', o);
+	json_put_decimal(o, 18446744073709551615ull, 3);
+	fputc(' ', o);
+	json_put_decimal(o, 42, 0);
+	fclose(o);
+	CHECK_STR(buf, "0 18446744073709551615 0.000000 1.234567 0.005 18446744073709551.615 42");
+	free(buf);
 	return t_done();
 }
