@@ -7,7 +7,7 @@
  * file has PERF_RECORD_SWITCH records (perf record --switch-events, or
  * -a) or else sched:sched_switch samples, one "X" slice "on-cpu" per
  * stretch a thread ran on a CPU.  Times
- * in microseconds from the first sample. */
+ * in microseconds from the first sample or switch. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -283,9 +283,10 @@ static int ch_switch(struct ch_switch_src *w, const struct conv_thread *th, cons
 		     size_t nt, int32_t tid, bool out, uint64_t time, bool has_cpu, uint32_t cpu,
 		     bool preempt)
 {
-	long i = find_tid(th, order, nt, tid);
+	long i = tid > 0 ? find_tid(th, order, nt, tid) : -1;
 	int r = 0;
 
+	/* tid 0 is every CPU's idle task: its switches interleave */
 	if (i < 0)
 		return 0;
 	if (!out)
@@ -441,6 +442,9 @@ int conv_write_chrome(struct conv *c)
 		return EXIT_ERROR;
 	}
 	conv_time_span(th, nt, &t0, &t1);
+	for (size_t i = 0; i < nt; i++)		/* a stretch may start first */
+		if (sp[i].n && sp[i].v[0].in < t0)
+			t0 = sp[i].v[0].in;
 	fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"exporter\":\"perfev\",\"input\":", o);
 	json_put_str(o, c->input);
 	fputs("},\"traceEvents\":[\n", o);

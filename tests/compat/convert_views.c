@@ -59,6 +59,18 @@ static void all_formats_opts(const char *file, const char *script_opts, const ch
 	check_format(file, "chrome", opts, false, NULL);
 }
 
+/* Chrome's on-CPU slices of file against perf script's switch records
+ * (written to sw), which must hold needle */
+static void check_switches(const char *file, const char *sw, const char *needle)
+{
+	CHECK_EQ_INT(t_sh("%s script -i %s --show-switch-events -F comm,pid,tid,time --ns > %s 2>/dev/null",
+			  PERF, file, sw), 0);
+	CHECK_MSG(!t_sh("grep -q '%s' %s", needle, sw), "%s: no %s (the case proves nothing)", file, needle);
+	CHECK_EQ_INT(t_sh("%s script -i %s -F comm,pid,tid,time,period,event,ip,sym,dso --ns > %s/script.txt 2>/dev/null",
+			  PERF, file, dir), 0);
+	check_format(file, "chrome", "", false, sw);
+}
+
 static void all_formats(const char *file)
 {
 	all_formats_opts(file, "", "");
@@ -155,12 +167,21 @@ int main(void)
 	snprintf(sw, sizeof(sw), "%s/switches.txt", dir);
 	CHECK_EQ_INT(t_sh("%s record -q --switch-events -g -e cpu-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
 			  PERF, f, py), 0);
-	CHECK_EQ_INT(t_sh("%s script -i %s --show-switch-events -F comm,pid,tid,time --ns > %s 2>/dev/null",
-			  PERF, f, sw), 0);
-	CHECK_MSG(!t_sh("grep -q 'PERF_RECORD_SWITCH OUT' %s", sw), "perf recorded no switch (the case proves nothing)");
-	CHECK_EQ_INT(t_sh("%s script -i %s -F comm,pid,tid,time,period,event,ip,sym,dso --ns > %s/script.txt 2>/dev/null",
-			  PERF, f, dir), 0);
-	check_format(f, "chrome", "", false, sw);
+	check_switches(f, sw, "PERF_RECORD_SWITCH OUT");
+
+	/* the same recorded by perfev */
+	snprintf(f, sizeof(f), "%s/swp.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q --switch-events -g -e cpu-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
+			  perfev, f, py), 0);
+	check_switches(f, sw, "PERF_RECORD_SWITCH OUT");
+	/* system-wide: SWITCH_CPU_WIDE records, threads that ran before the
+	 * first sample (the times start at the first switch then), every
+	 * format */
+	snprintf(f, sizeof(f), "%s/sys.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -a --switch-events -g -e cpu-clock -c 1000000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
+			  PERF, f, py), 0);
+	all_formats(f);
+	check_switches(f, sw, "PERF_RECORD_SWITCH_CPU_WIDE OUT");
 
 	/* without switch records, the sched:sched_switch samples give the
 	 * slices (prev_pid out, next_pid in) */

@@ -50,7 +50,7 @@ def tidy(f):
 
 
 def perf_threads(path, period):
-    """tid -> dict(pid, comm, n, weight, stacks Counter)"""
+    """(pid, tid) -> dict(comm, n, weight, stacks Counter)"""
     th = {}
     cur = None
     stack = []
@@ -59,7 +59,7 @@ def perf_threads(path, period):
         nonlocal cur, stack
         if cur:
             tid, pid, comm, per = cur
-            t = th.setdefault(tid, dict(pid=pid, comm=comm, n=0, weight=0,
+            t = th.setdefault((pid, tid), dict(comm=comm, n=0, weight=0,
                                         stacks=collections.Counter()))
             t['comm'] = comm
             t['n'] += 1
@@ -75,11 +75,13 @@ def perf_threads(path, period):
                 continue
             if not line.startswith((' ', '\t')):
                 flush()
-                m = re.match(r'^\s*(\S.*?)\s+(\d+)/(\d+)\s+[\d.]+:\s+(\d+)\s+\S+:', line)
+                m = re.match(r'^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+[\d.]+:\s+(\d+)\s+\S+:', line)
                 check(m, 'cannot read perf script line %r' % line)
                 cur = (int(m.group(3)), int(m.group(2)), m.group(1), int(m.group(4)))
                 continue
-            m = re.match(r'^\s*(\w+)\s*(.+) \((\S*)\)', line)
+            # "ip sym+off (dso)": the DSO is all inside the last
+            # parentheses ("/memfd:x (deleted)" has a space)
+            m = re.match(r'^\s*([0-9a-f]+)\s+(.+?) \((.*)\)$', line)
             if not m:
                 continue
             pc, raw, mod = m.groups()
@@ -92,20 +94,21 @@ def perf_threads(path, period):
 
 
 def compare(fmt, ours, perf):
-    """ours: tid -> dict(name, n, weight, stacks)"""
+    """ours: (pid, tid) -> dict(name, n, weight, stacks)"""
     check(set(ours) == set(perf), '%s: threads %s, perf script has %s' %
           (fmt, sorted(ours), sorted(perf)))
-    for tid, p in sorted(perf.items()):
-        o = ours[tid]
-        check(o['n'] == p['n'], '%s: tid %d has %d samples, perf script %d' % (fmt, tid, o['n'], p['n']))
-        check(o['weight'] == p['weight'], '%s: tid %d weighs %d, perf script %d' %
+    for key, p in sorted(perf.items()):
+        o = ours[key]
+        tid = '%d/%d' % key
+        check(o['n'] == p['n'], '%s: %s has %d samples, perf script %d' % (fmt, tid, o['n'], p['n']))
+        check(o['weight'] == p['weight'], '%s: %s weighs %d, perf script %d' %
               (fmt, tid, o['weight'], p['weight']))
         if o['stacks'] != p['stacks']:
             a, b = o['stacks'] - p['stacks'], p['stacks'] - o['stacks']
-            fail('%s: tid %d stacks differ: only ours %s; only perf %s' %
+            fail('%s: %s stacks differ: only ours %s; only perf %s' %
                  (fmt, tid, list(a.items())[:2], list(b.items())[:2]))
-        check(o['name'] == p['comm'], '%s: tid %d named %r, perf script %r' % (fmt, tid, o['name'], p['comm']))
-        print('%s: tid %d (%s): %d samples, weight %d, %d distinct stacks, as perf script' %
+        check(o['name'] == p['comm'], '%s: %s named %r, perf script %r' % (fmt, tid, o['name'], p['comm']))
+        print('%s: %s (%s): %d samples, weight %d, %d distinct stacks, as perf script' %
               (fmt, tid, p['comm'], p['n'], p['weight'], len(p['stacks'])))
 
 
@@ -209,9 +212,10 @@ def firefox(path):
                 s = st['prefix'][s]
             stacks[tuple(names)] += 1
         tid = t['tid']
-        check(tid not in ours, 'tid %d twice' % tid)
+        key = (int(t['pid']), tid)
+        check(key not in ours, 'thread %s twice' % (key,))
         check(t['isMainThread'] == (str(tid) == t['pid']), 'isMainThread')
-        ours[tid] = dict(name=t['name'], n=ns, weight=sum(sm['weight']), stacks=stacks)
+        ours[key] = dict(name=t['name'], n=ns, weight=sum(sm['weight']), stacks=stacks)
     return ours
 
 
@@ -232,9 +236,9 @@ def speedscope(path):
             for i in s:
                 idx(i, len(frames), 'frame index')
             stacks[tuple(tidy(frames[i]['name']) for i in s)] += 1
-        m = re.fullmatch(r'(.*) (\d+)/(\d+)', p['name'])
+        m = re.fullmatch(r'(.*) (-?\d+)/(-?\d+)', p['name'])
         check(m, 'profile name %r' % p['name'])
-        ours[int(m.group(3))] = dict(name=m.group(1), n=len(p['samples']),
+        ours[(int(m.group(2)), int(m.group(3)))] = dict(name=m.group(1), n=len(p['samples']),
                                      weight=sum(p['weights']), stacks=stacks)
     return ours
 
@@ -257,14 +261,14 @@ def stack_slices_check(stack_slices, points, oncpu):
         for a, b, name in sl:
             while open_ and open_[-1][1] <= a:
                 open_.pop()
-            check(not open_ or b <= open_[-1][1], 'tid %d: slice %s [%d, %d] crosses its parent %r' %
+            check(not open_ or b <= open_[-1][1], '%s: slice %s [%d, %d] crosses its parent %r' %
                   (tid, name, a, b, open_[-1] if open_ else None))
             open_.append((a, b, name))
         spans = [(us(x), us(x) + us(d)) for x, d in oncpu.get(tid, [])]
         for a, b, name in sl:
             for x, y in spans:
                 check(b <= x or a >= y or (x <= a and b <= y),
-                      'tid %d: slice %s [%d, %d] crosses on-CPU [%d, %d]' % (tid, name, a, b, x, y))
+                      '%s: slice %s [%d, %d] crosses on-CPU [%d, %d]' % (tid, name, a, b, x, y))
         import bisect
         starts = [x[0] for x in sl]
         checked = 0
@@ -273,9 +277,9 @@ def stack_slices_check(stack_slices, points, oncpu):
             if not over:
                 continue    # a sample of no length (the next came at once)
             got = [x[2] for x in over]
-            check(got == names_, 'tid %d: at %d ns the slices are %s, the sample %s' % (tid, t, got, names_))
+            check(got == names_, '%s: at %d ns the slices are %s, the sample %s' % (tid, t, got, names_))
             checked += 1
-        print('chrome: tid %d: %d stack slices nest, %d samples under their stacks' % (tid, len(sl), checked))
+        print('chrome: %s: %d stack slices nest, %d samples under their stacks' % ('%d/%d' % tid, len(sl), checked))
 
 
 def chrome(path, switches):
@@ -294,7 +298,7 @@ def chrome(path, switches):
         check(isinstance(e.get('pid'), int) and isinstance(e.get('tid'), int), 'pid/tid %r' % e)
         if e['ph'] == 'M':
             if e['name'] == 'thread_name':
-                names[e['tid']] = e['args']['name']
+                names[(e['pid'], e['tid'])] = e['args']['name']
             elif e['name'] == 'process_name':
                 pnames[e['pid']] = e['args']['name']
             continue
@@ -302,13 +306,13 @@ def chrome(path, switches):
         if e['ph'] == 'X':
             check(e['dur'] >= 0, 'dur')
             if e['cat'] == 'sched':
-                slices[e['tid']].append((e['ts'], e['dur']))
+                slices[(e['pid'], e['tid'])].append((e['ts'], e['dur']))
             else:
                 check(e['cat'] == 'stack' and isinstance(e['args']['dso'], str), 'X event %r' % e)
-                stack_slices[e['tid']].append((us(e['ts']), us(e['ts']) + us(e['dur']), tidy(e['name'])))
+                stack_slices[(e['pid'], e['tid'])].append((us(e['ts']), us(e['ts']) + us(e['dur']), tidy(e['name'])))
             continue
         check(e.get('sf', '1') in sf, 'sf %r missing' % e.get('sf'))
-        o = ours.setdefault(e['tid'], dict(name=None, n=0, weight=0, stacks=collections.Counter()))
+        o = ours.setdefault((e['pid'], e['tid']), dict(name=None, n=0, weight=0, stacks=collections.Counter()))
         check(e['pid'] in pnames, 'pid %d without process_name' % e['pid'])
         names_ = []
         k = e.get('sf')   # none: an empty stack
@@ -318,32 +322,35 @@ def chrome(path, switches):
         o['n'] += 1
         o['weight'] += e['args']['weight']
         o['stacks'][tuple(names_)] += 1
-        points[e['tid']].append((us(e['ts']), names_))
-    for tid, o in ours.items():
-        check(tid in names, 'tid %d without thread_name' % tid)
-        o['name'] = names[tid]
+        points[(e['pid'], e['tid'])].append((us(e['ts']), names_))
+    for key, o in ours.items():
+        check(key in names, '%s without thread_name' % (key,))
+        o['name'] = names[key]
     stack_slices_check(stack_slices, points, slices)
     if switches:
         want = collections.defaultdict(list)
         state = {}
+        # switch records name a tid; the threads shown are (pid, tid)
+        by_tid = {k[1]: k for k in ours if k[1] > 0}
         with open(switches, 'rb') as f:
             for line in f:
                 line = line.decode('utf-8', 'surrogateescape')
-                m = re.match(r'^\s*(\S.*?)\s+(\d+)/(\d+)\s+(\d+)\.(\d+):\s+PERF_RECORD_SWITCH(?:_CPU_WIDE)?\s+(IN|OUT)', line)
+                m = re.match(r'^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+(\d+)\.(\d+):\s+PERF_RECORD_SWITCH(?:_CPU_WIDE)?\s+(IN|OUT)', line)
                 t = None
                 if m:
                     t = int(m.group(4)) * 10**9 + int(m.group(5))
                     moves = [(int(m.group(3)), m.group(6))]
                 else:
                     # the tracepoint: prev_pid goes out, next_pid comes in
-                    m = re.match(r'^\s*(\S.*?)\s+(\d+)/(\d+)\s+(\d+)\.(\d+):\s+sched:sched_switch:.* prev_pid=(\d+) .*==>.* next_pid=(\d+) ', line)
+                    m = re.match(r'^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+(\d+)\.(\d+):\s+sched:sched_switch:.* prev_pid=(\d+) .*==>.* next_pid=(\d+) ', line)
                     if not m:
                         continue
                     t = int(m.group(4)) * 10**9 + int(m.group(5))
                     moves = [(int(m.group(6)), 'OUT'), (int(m.group(7)), 'IN')]
                 for tid, what in moves:
-                    if tid not in ours:
+                    if tid not in by_tid:
                         continue
+                    tid = by_tid[tid]
                     if what == 'IN':
                         state[tid] = t
                     elif state.get(tid) is not None and t >= state[tid]:
@@ -351,10 +358,11 @@ def chrome(path, switches):
                         state[tid] = None
         check(set(want) == set(slices), 'slices for threads %s, perf script %s' % (sorted(slices), sorted(want)))
         for tid in want:
+            name = '%d/%d' % tid
             got = sum(round(d * 1000) for _, d in slices[tid])
-            check(len(slices[tid]) == len(want[tid]), 'tid %d: %d slices, perf script %d' % (tid, len(slices[tid]), len(want[tid])))
-            check(got == sum(want[tid]), 'tid %d: %d ns on CPU, perf script %d' % (tid, got, sum(want[tid])))
-            print('chrome: tid %d: %d on-CPU slices, %d ns, as perf script' % (tid, len(want[tid]), got))
+            check(len(slices[tid]) == len(want[tid]), '%s: %d slices, perf script %d' % (name, len(slices[tid]), len(want[tid])))
+            check(got == sum(want[tid]), '%s: %d ns on CPU, perf script %d' % (name, got, sum(want[tid])))
+            print('chrome: %s: %d on-CPU slices, %d ns, as perf script' % (name, len(want[tid]), got))
     return ours
 
 
