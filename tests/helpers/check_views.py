@@ -10,7 +10,8 @@ its content against `perf script` of the same perf.data:
 
 SCRIPT: `perf script -F comm,pid,tid,time,period,event,ip,sym,dso --ns`
 (with call chains).  Per thread, the number of samples, the total weight
-(samples, or periods with --period) and the multiset of stacks (names
+(samples, or periods with --period), the sample times from the file's
+first sample (firefox, chrome; to the ns), the multiset of stacks (names
 root first, tidied as stackcollapse-perf.pl tidies them, "[dso]" for
 code without a symbol) must equal perf's, and the thread name perf's
 last comm.  SWITCHES (chrome): `perf script --show-switch-events -F
@@ -58,11 +59,12 @@ def perf_threads(path, period):
     def flush():
         nonlocal cur, stack
         if cur:
-            tid, pid, comm, per = cur
-            t = th.setdefault((pid, tid), dict(comm=comm, n=0, weight=0,
+            tid, pid, comm, per, ns = cur
+            t = th.setdefault((pid, tid), dict(comm=comm, n=0, weight=0, times=[],
                                         stacks=collections.Counter()))
             t['comm'] = comm
             t['n'] += 1
+            t['times'].append(ns)
             t['weight'] += per if period else 1
             t['stacks'][tuple(stack)] += 1
         cur, stack = None, []
@@ -75,9 +77,10 @@ def perf_threads(path, period):
                 continue
             if not line.startswith((' ', '\t')):
                 flush()
-                m = re.match(r'^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+[\d.]+:\s+(\d+)\s+\S+:', line)
+                m = re.match(r'^\s*(\S.*?)\s+(-?\d+)/(-?\d+)\s+(\d+)\.(\d{9}):\s+(\d+)\s+\S+:', line)
                 check(m, 'cannot read perf script line %r' % line)
-                cur = (int(m.group(3)), int(m.group(2)), m.group(1), int(m.group(4)))
+                cur = (int(m.group(3)), int(m.group(2)), m.group(1), int(m.group(6)),
+                       int(m.group(4)) * 10**9 + int(m.group(5)))
                 continue
             # "ip sym+off (dso)": the DSO is all inside the last
             # parentheses ("/memfd:x (deleted)" has a space)
@@ -97,6 +100,8 @@ def compare(fmt, ours, perf):
     """ours: (pid, tid) -> dict(name, n, weight, stacks)"""
     check(set(ours) == set(perf), '%s: threads %s, perf script has %s' %
           (fmt, sorted(ours), sorted(perf)))
+    perf_first = min(min(p['times']) for p in perf.values())
+    ours_first = min((min(o['times']) for o in ours.values() if o.get('times')), default=0)
     for key, p in sorted(perf.items()):
         o = ours[key]
         tid = '%d/%d' % key
@@ -107,6 +112,12 @@ def compare(fmt, ours, perf):
             a, b = o['stacks'] - p['stacks'], p['stacks'] - o['stacks']
             fail('%s: %s stacks differ: only ours %s; only perf %s' %
                  (fmt, tid, list(a.items())[:2], list(b.items())[:2]))
+        if 'times' in o:
+            # the times, from the first sample of the file, to the ns
+            a = sorted(x - ours_first for x in o['times'])
+            b = sorted(x - perf_first for x in p['times'])
+            check(a == b, '%s: %s sample times differ from perf script\'s: first %s' %
+                  (fmt, tid, [(x, y) for x, y in zip(a, b) if x != y][:3]))
         check(o['name'] == p['comm'], '%s: %s named %r, perf script %r' % (fmt, tid, o['name'], p['comm']))
         print('%s: %s (%s): %d samples, weight %d, %d distinct stacks, as perf script' %
               (fmt, tid, p['comm'], p['n'], p['weight'], len(p['stacks'])))
@@ -215,7 +226,8 @@ def firefox(path):
         key = (int(t['pid']), tid)
         check(key not in ours, 'thread %s twice' % (key,))
         check(t['isMainThread'] == (str(tid) == t['pid']), 'isMainThread')
-        ours[key] = dict(name=t['name'], n=ns, weight=sum(sm['weight']), stacks=stacks)
+        ours[key] = dict(name=t['name'], n=ns, weight=sum(sm['weight']), stacks=stacks,
+                         times=[round(x * 10**6) for x in sm['time']])
     return ours
 
 
@@ -312,7 +324,9 @@ def chrome(path, switches):
                 stack_slices[(e['pid'], e['tid'])].append((us(e['ts']), us(e['ts']) + us(e['dur']), tidy(e['name'])))
             continue
         check(e.get('sf', '1') in sf, 'sf %r missing' % e.get('sf'))
-        o = ours.setdefault((e['pid'], e['tid']), dict(name=None, n=0, weight=0, stacks=collections.Counter()))
+        o = ours.setdefault((e['pid'], e['tid']), dict(name=None, n=0, weight=0, times=[],
+                                                        stacks=collections.Counter()))
+        o['times'].append(us(e['ts']))
         check(e['pid'] in pnames, 'pid %d without process_name' % e['pid'])
         names_ = []
         k = e.get('sf')   # none: an empty stack
