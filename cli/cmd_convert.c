@@ -19,6 +19,12 @@ static const struct conv_format formats[] = {
 	  "gzipped profile.proto, as go tool pprof reads it" },
 	{ "json", conv_write_json, NULL, false,
 	  "every record of the file as JSON lines (perf data convert --to-json's fields)" },
+	{ "firefox", conv_write_firefox, NULL, true,
+	  "the Firefox Profiler's processed format, gzipped JSON (as samply writes)" },
+	{ "speedscope", conv_write_speedscope, NULL, false,
+	  "speedscope's file format, a sampled profile per thread" },
+	{ "chrome", conv_write_chrome, NULL, false,
+	  "Chrome trace-event JSON (samples, on-CPU slices) for Perfetto and about:tracing" },
 };
 
 static unsigned format_flags(const struct conv_format *fmt)

@@ -121,5 +121,8 @@ const char *conv_event_name(const struct conv *c, uint32_t event);
 int conv_write_folded(struct conv *c);
 int conv_write_pprof(struct conv *c);
 int conv_write_json(struct conv *c);
+int conv_write_firefox(struct conv *c);
+int conv_write_speedscope(struct conv *c);
+int conv_write_chrome(struct conv *c);
 
 #endif
