@@ -43,5 +43,6 @@ int cmd_archive(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 
 #endif

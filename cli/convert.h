@@ -100,5 +100,6 @@ const char *conv_event_name(const struct conv *c, uint32_t event);
 
 /* The writers (cli/convert_<fmt>.c). */
 int conv_write_folded(struct conv *c);
+int conv_write_html(struct conv *c);
 
 #endif
