@@ -17,7 +17,8 @@ PKGS=(
   strace util-linux          # tests/fault: injected syscall failures; unshare
   debuginfod                 # a debuginfod server for tests/compat/debuginfod_script
   libdebuginfod1             # loaded with dlopen() when DEBUGINFOD_URLS is set
-  nodejs                     # JIT perf maps: node --perf-basic-prof
+  nodejs                     # JIT perf maps: node --perf-basic-prof; drives chromium
+  chromium                   # the HTML flame graph tested in a real browser (headless)
 )
 missing=()
 for p in "${PKGS[@]}"; do

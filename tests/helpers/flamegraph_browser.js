@@ -167,8 +167,12 @@ async function main() {
 	/* the canvas's own pixel at (x, y) in its CSS pixels: what was drawn */
 	const pixel = (x, y) => ev(`(() => { const c = document.getElementById('canvas'), d = window.devicePixelRatio || 1;
 		return Array.from(c.getContext('2d').getImageData(Math.floor(${x} * d), Math.floor(${y} * d), 1, 1).data); })()`);
+	/* scrolls the canvas's row y (CSS pixels) into the middle of the window */
+	const reveal = (y) => ev(`(() => { const r = document.getElementById('canvas').getBoundingClientRect();
+		window.scrollBy(0, r.top + ${y} - window.innerHeight / 2); })()`);
 	/* a real click, where a user would click: page coordinates */
 	const click = async (x, y) => {
+		await reveal(y);
 		const off = await ev('(() => { const r = document.getElementById("canvas").getBoundingClientRect(); return [r.left, r.top]; })()');
 		for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'])
 			await page('Input.dispatchMouseEvent', { type, x: off[0] + x, y: off[1] + y, button: 'left', clickCount: 1 });
@@ -271,6 +275,7 @@ async function main() {
 	/* a tooltip with the samples and percent */
 	{
 		const r = (await rects()).find((x) => x.depth === 1);
+		await reveal(r.y);
 		const off = await ev('(() => { const r = document.getElementById("canvas").getBoundingClientRect(); return [r.left, r.top]; })()');
 		await page('Input.dispatchMouseEvent', { type: 'mouseMoved', x: off[0] + r.x + r.w / 2, y: off[1] + r.y + r.h / 2 });
 		await sleep(100);

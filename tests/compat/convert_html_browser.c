@@ -1,0 +1,171 @@
+/* perfev flamegraph (convert --to html) in its real consumer: headless
+ * Chromium (Debian's chromium) driven over the DevTools protocol by
+ * tests/helpers/flamegraph_browser.js.  Files perf records at test time:
+ *  - a program of ours whose twice() runs twice as long as once(): the
+ *    frames are drawn as wide as perf report's Children percentages (1%),
+ *    searching "twice" paints it magenta on the canvas and shows perf's
+ *    percentage, clicking it zooms on it (once() vanishes), Reset zoom
+ *    and the flame/icicle switch work, a tooltip shows; no console error,
+ *    no request (every one intercepted), and the page's CSP refuses a
+ *    fetch it is made to try;
+ *  - python3 -g: its five widest named frames as wide as perf says;
+ *  - a differential graph (--diff OLD) of the program run 2:1 then 1:2:
+ *    once() red (grew), twice() blue (shrank), widths of the new file.
+ * A screenshot is kept in BUILD/test-artifacts/flamegraph.png.  Skips
+ * only when chromium or node is not installed. */
+#include "report_cmp.h"
+
+static const char work_src[] =
+	"#include <stdlib.h>\n"
+	"static volatile unsigned long sink;\n"
+	"__attribute__((noinline)) void twice(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }\n"
+	"__attribute__((noinline)) void once(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }\n"
+	"int main(int argc, char **argv)\n{\n"
+	"	unsigned long a = strtoul(argv[1], 0, 10), b = strtoul(argv[2], 0, 10);\n"
+	"	for (int r = 0; r < 20; r++) { twice(a * 5000000); once(b * 5000000); }\n"
+	"	return 0;\n}\n";
+
+static const char *chromium;
+static char helper[256], shot[512];
+
+/* perf report's Children percentage of symbol sym in file (-1: none) */
+static double perf_children(const char *file, const char *sym)
+{
+	char out[160], line[4096];
+	double pct = -1;
+
+	snprintf(out, sizeof(out), "%s/rep.txt", dir);
+	if (t_sh("%s report -i %s --stdio --children --sort sym -g none > %s 2>/dev/null", PERF, file, out))
+		return -1;
+	FILE *f = fopen(out, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		double c, s;
+		int n = 0;
+
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] != '#' && sscanf(line, " %lf%% %lf%% [%*c] %n", &c, &s, &n) == 2 && n &&
+		    !strcmp(line + n, sym)) {
+			pct = c;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return pct;
+}
+
+/* the widest frames perf report names (not bare addresses, which the
+ * flame graph names [dso] or [unknown] as flamegraph tools do) */
+static size_t perf_top(const char *file, char names[][128], double *pcts, size_t max)
+{
+	char out[160], line[4096];
+	size_t k = 0;
+
+	snprintf(out, sizeof(out), "%s/top.txt", dir);
+	if (t_sh("%s report -i %s --stdio --children --sort sym -g none > %s 2>/dev/null", PERF, file, out))
+		return 0;
+	FILE *f = fopen(out, "r");
+
+	while (f && k < max && fgets(line, sizeof(line), f)) {
+		double c, s;
+		int n = 0;
+
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '#' || sscanf(line, " %lf%% %lf%% [%*c] %n", &c, &s, &n) != 2 || !n ||
+		    !strncmp(line + n, "0x", 2) || !line[n + strspn(line + n, "0123456789abcdef")] || strlen(line + n) >= 127 || strchr(line + n, '\''))
+			continue;
+		snprintf(names[k], 128, "%s", line + n);
+		pcts[k++] = c;
+	}
+	if (f)
+		fclose(f);
+	return k;
+}
+
+static int browse(const char *html, const char *checks)
+{
+	printf("-- %s: %s\n", html, checks);
+	fflush(stdout);
+	return t_sh("timeout -k 5 120 node %s --chromium %s --html %s --profile %s/chrome-profile-$$ %s 2>&1",
+		    helper, chromium, html, dir, checks);
+}
+
+int main(void)
+{
+	char src[128], bin[128], f[128], f2[128], html[160], py[128], args[4096], names[5][128];
+	double pcts[5];
+
+	report_cmp_start("/tmp/perfev-fghtml-XXXXXX", true);
+	snprintf(helper, sizeof(helper), "tests/helpers/flamegraph_browser.js");
+	if (access(helper, R_OK))
+		T_FATAL("%s is missing", helper);
+	chromium = !access("/usr/bin/chromium", X_OK) ? "/usr/bin/chromium" : NULL;
+	if (!chromium)
+		T_SKIP("chromium is not installed (/usr/bin/chromium): apt-get install chromium");
+	if (!have("node"))
+		T_SKIP("node is not installed: apt-get install nodejs");
+	if (!have("gcc"))
+		T_SKIP("gcc is not installed");
+	snprintf(shot, sizeof(shot), "%s/test-artifacts/flamegraph.png",
+		 getenv("PERFEV_BUILD") ? getenv("PERFEV_BUILD") : "build");
+
+	/* the known workload: twice() 2, once() 1 */
+	report_cmp_write(src, sizeof(src), "w.c", work_src);
+	snprintf(bin, sizeof(bin), "%s/w", dir);
+	CHECK_EQ_INT(t_sh("gcc -O0 -fno-omit-frame-pointer -o %s %s", bin, src), 0);
+	snprintf(f, sizeof(f), "%s/w.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 100000 -o %s -- %s 2 1 > /dev/null 2>&1",
+			  PERF, f, bin), 0);
+	double tw = perf_children(f, "twice"), on = perf_children(f, "once"), mn = perf_children(f, "main");
+
+	printf("perf report: twice %.2f%%, once %.2f%%, main %.2f%%\n", tw, on, mn);
+	CHECK_MSG(tw > 0 && on > 0 && tw / on > 1.6 && tw / on < 2.4,
+		  "the workload is not 2:1 (twice %.2f%%, once %.2f%%)", tw, on);
+	/* the short form's default output name */
+	char abs[4096];
+
+	CHECK_MSG(realpath(perfev, abs), "no %s", perfev);
+	CHECK_EQ_INT(t_sh("cd %s && %s flamegraph -q -i w.data", dir, abs), 0);
+	snprintf(html, sizeof(html), "%s/flamegraph.html", dir);
+	CHECK_MSG(!access(html, R_OK), "perfev flamegraph wrote no %s", html);
+	snprintf(args, sizeof(args),
+		 "--shot %s --width twice=%.2f --width once=%.2f --width main=%.2f --search twice=%.2f "
+		 "--zoom twice --zoom-hides once", shot, tw, on, mn, tw);
+	CHECK_MSG(browse(html, args) == 0, "the flame graph of the 2:1 workload failed in chromium");
+
+	/* python3 */
+	snprintf(py, sizeof(py), "%s/w.py", dir);
+	report_cmp_write(py, sizeof(py), "w.py", report_py_src);
+	snprintf(f2, sizeof(f2), "%s/py.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
+			  PERF, f2, py), 0);
+	size_t n = perf_top(f2, names, pcts, 5);
+
+	CHECK_MSG(n == 5, "perf report named %zu frames of python3", n);
+	snprintf(html, sizeof(html), "%s/py.html", dir);
+	CHECK_EQ_INT(t_sh("%s convert -q -i %s --to html -o %s", perfev, f2, html), 0);
+	args[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		snprintf(args + strlen(args), sizeof(args) - strlen(args), "--width '%s=%.2f' ", names[i], pcts[i]);
+	snprintf(args + strlen(args), sizeof(args) - strlen(args), "--search '%s=%.2f'", names[n > 1], pcts[n > 1]);
+	CHECK_MSG(browse(html, args) == 0, "the flame graph of python3 failed in chromium");
+
+	/* differential: the same program 1:2 against 2:1 */
+	snprintf(f2, sizeof(f2), "%s/w2.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 100000 -o %s -- %s 1 2 > /dev/null 2>&1",
+			  PERF, f2, bin), 0);
+	tw = perf_children(f2, "twice");
+	on = perf_children(f2, "once");
+	snprintf(html, sizeof(html), "%s/diff.html", dir);
+	CHECK_EQ_INT(t_sh("%s convert -q -i %s --diff %s --to html -o %s", perfev, f2, f, html), 0);
+	snprintf(args, sizeof(args), "--width twice=%.2f --width once=%.2f --grew once --shrank twice", tw, on);
+	CHECK_MSG(browse(html, args) == 0, "the differential flame graph failed in chromium");
+
+	/* bad command lines */
+	CHECK_EQ_INT(t_sh("%s convert -i %s --to folded --diff %s > /dev/null 2>&1", perfev, f2, f), 2);
+	CHECK_EQ_INT(t_sh("%s flamegraph -i %s --to folded -o /dev/null > /dev/null 2>&1", perfev, f2), 2);
+	CHECK_EQ_INT(t_sh("%s flamegraph -i %s --diff %s/none.data -o /dev/null > /dev/null 2>&1", perfev, f2, dir), 1);
+	t_sh("rm -rf %s", dir);
+	return t_done();
+}
