@@ -14,6 +14,9 @@
  *        [--zoom NAME] [--zoom-hides NAME]  clicking NAME's widest frame
  *                                zooms on it (full width), NAME2 vanishes
  *        [--grew NAME] [--shrank NAME]  differential: red / blue
+ *        [--time MODE:NAME=PCT]  with the Time selector on MODE (on, off,
+ *                                both), NAME is drawn PCT% of the width
+ *        [--max-ms MS]           load and each interaction within MS
  *
  * Always: no console error, no exception, no request but the page itself
  * (every other is failed and reported), and a CSP violation when the page
@@ -24,7 +27,7 @@ const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-const args = { width: [], search: null, zoom: null, zoomHides: null, grew: [], shrank: [], tol: 1 };
+const args = { maxMs: 0, time: [], width: [], search: null, zoom: null, zoomHides: null, grew: [], shrank: [], tol: 1 };
 for (let i = 2; i < process.argv.length; i += 2) {
 	const k = process.argv[i], v = process.argv[i + 1];
 	switch (k) {
@@ -33,7 +36,9 @@ for (let i = 2; i < process.argv.length; i += 2) {
 	case '--profile': args.profile = v; break;
 	case '--shot': args.shot = v; break;
 	case '--tol': args.tol = +v; break;
+	case '--max-ms': args.maxMs = +v; break;
 	case '--width': args.width.push(v); break;
+	case '--time': args.time.push(v); break;
 	case '--search': args.search = v; break;
 	case '--zoom': args.zoom = v; break;
 	case '--zoom-hides': args.zoomHides = v; break;
@@ -201,6 +206,26 @@ async function main() {
 	};
 	const widest = (rs, name) => rs.filter((r) => r.name === name).sort((a, b) => b.w - a.w)[0];
 
+	/* responsiveness: the page's load (decode, view, first drawing), then
+	 * each interaction, within maxMs */
+	if (args.maxMs) {
+		const t = await ev(`(() => {
+			const fg = window.__flamegraph, nav = performance.getEntriesByType('navigation')[0];
+			const time = (f) => { const t0 = performance.now(); f(); return performance.now() - t0; };
+			const big = fg.rects().filter((r) => r.depth >= 2).sort((a, b) => b.w - a.w)[0];
+			return { load: nav.loadEventEnd - nav.startTime, nodes: fg.state().nodes,
+				 search: time(() => fg.search('func_1', true)),
+				 zoom: time(() => fg.zoom(big.node)), reset: time(() => fg.reset()),
+				 clear: time(() => fg.search('')),
+				 threads: time(() => fg.set({ threads: 'threads' })),
+				 icicle: time(() => fg.set({ icicle: true })) };
+		})()`);
+		console.log('timings (ms): ' + JSON.stringify(t));
+		for (const k of ['load', 'search', 'zoom', 'reset', 'clear', 'threads', 'icicle'])
+			check(t[k] <= args.maxMs, `${k} took ${t[k].toFixed(0)} ms on ${t.nodes} nodes (limit ${args.maxMs} ms)`);
+		await ev('window.__flamegraph.set({ icicle: false })');
+	}
+
 	let rs = await rects();
 	check(rs.length > 1 && rs.some((r) => r.depth === 0 && Math.abs(r.w - W) < 0.5),
 	      rs.length + ' boxes drawn, the root across the whole width ' + W);
@@ -255,6 +280,17 @@ async function main() {
 		}
 	}
 
+	for (const spec of args.time) {
+		const [mode, rest] = spec.split(':'), [name, want] = rest.split('=');
+		const shown = await ev('!document.getElementById("time-l").hidden');
+		await ev(`(() => { const s = document.getElementById('time'); s.value = '${mode}'; s.dispatchEvent(new Event('change')); })()`);
+		const got = share(await rects(), name);
+		check(shown && Math.abs(got - +want) <= args.tol,
+		      `Time '${mode}': '${name}' drawn ${got.toFixed(2)}% of the width, expected ${want}%`);
+	}
+	if (args.time.length)
+		await ev(`(() => { const s = document.getElementById('time'); s.value = 'both'; s.dispatchEvent(new Event('change')); })()`);
+
 	for (const [list, sign, what] of [[args.grew, 1, 'grew: red'], [args.shrank, -1, 'shrank: blue']])
 		for (const name of list) {
 			const r = widest(rs, name);
@@ -274,13 +310,14 @@ async function main() {
 
 	/* a tooltip with the samples and percent */
 	{
-		const r = (await rects()).find((x) => x.depth === 1);
+		const r = (await rects()).filter((x) => x.depth === 1).sort((a, b) => b.w - a.w)[0];
 		await reveal(r.y);
 		const off = await ev('(() => { const r = document.getElementById("canvas").getBoundingClientRect(); return [r.left, r.top]; })()');
 		await page('Input.dispatchMouseEvent', { type: 'mouseMoved', x: off[0] + r.x + r.w / 2, y: off[1] + r.y + r.h / 2 });
 		await sleep(100);
 		const tip = await ev('(() => { const t = document.getElementById("tip"); return t.hidden ? "" : t.textContent; })()');
-		check(tip.includes(r.name) && /\(\d+\.\d\d%\)/.test(tip), 'hovering shows a tooltip: ' + JSON.stringify(tip));
+		const at = await ev(`(() => { const e = document.elementFromPoint(${off[0] + r.x + r.w / 2}, ${off[1] + r.y + r.h / 2}); return e && e.id; })()`);
+		check(tip.includes(r.name) && /\(\d+\.\d\d%\)/.test(tip), 'hovering shows a tooltip: ' + JSON.stringify(tip) + ' over #' + at + ' ' + JSON.stringify(r) + ' ' + JSON.stringify(off));
 	}
 
 	if (args.shot) {
