@@ -286,11 +286,9 @@ int fg_tree_add(struct fg_tree *t, struct conv *c, unsigned series, bool offcpu)
 	return 0;
 }
 
-static const struct fg_tree *sort_tree;
-
-static int cmp_child(const void *a, const void *b)
+static int cmp_child(const void *a, const void *b, void *arg)
 {
-	const struct fg_tree *t = sort_tree;
+	const struct fg_tree *t = arg;
 	const struct fg_func *fa = &t->funcs[t->nodes[*(const uint32_t *)a].func];
 	const struct fg_func *fb = &t->funcs[t->nodes[*(const uint32_t *)b].func];
 	int r = strcmp(t->str[fa->name], t->str[fb->name]);
@@ -305,7 +303,6 @@ int fg_tree_sort(struct fg_tree *t)
 	uint32_t *buf = NULL;
 	size_t cap = 0;
 
-	sort_tree = t;
 	for (size_t i = 0; i < t->nnodes; i++) {
 		size_t n = 0;
 
@@ -318,7 +315,7 @@ int fg_tree_sort(struct fg_tree *t)
 		}
 		if (n < 2)
 			continue;
-		qsort(buf, n, sizeof(*buf), cmp_child);
+		qsort_r(buf, n, sizeof(*buf), cmp_child, t);
 		t->nodes[i].child = buf[0];
 		for (size_t k = 0; k < n; k++)
 			t->nodes[buf[k]].sibling = k + 1 < n ? buf[k + 1] : 0;

@@ -193,6 +193,8 @@
 			x[i] = x[p] + cursor[p];
 			cursor[p] += val[i];
 		}
+		if (!val[zoomNode])	/* the zoomed frame has nothing in this view */
+			zoomNode = 0;
 		matchAll();
 	}
 
@@ -306,6 +308,8 @@
 	function layout() {
 		const z = zoomNode, scale = V.val[z] ? cssW / V.val[z] : 0, out = [];
 		let rows = 1;
+		if (!scale)	/* nothing to show: the root alone */
+			return { out: [[0, 0, cssW]], rows };
 		for (let a = V.parent[z]; a >= 0; a = V.parent[a])
 			out.push([a, 0, cssW]);
 		for (let i = z; i < V.end[z];) {
@@ -400,6 +404,8 @@
 	function info() {
 		const files = data.files.join(' -> ');
 		let t = files + ': ' + data.events.join(', ') + ', ' + fmtValue(V.val[0]);
+		if (!V.val[0])
+			t += ' (nothing to show: no sample passed the filters, or the file has none)';
 		if (zoomNode)
 			t += '; zoomed on ' + label_of(zoomNode) + ' (' + pct(V.val[zoomNode], V.val[0]) + ')';
 		$('info').textContent = t;

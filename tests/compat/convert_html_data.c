@@ -6,7 +6,7 @@
  * rules (README, folded) and prints them as folded lines; byte for byte
  * the folded output, on files perf records at test time (python3 with -g
  * and --call-graph dwarf, gcc's cc1), in samples and in period; the
- * declared totals are the sums. */
+ * declared totals are the sums.  And the page's script parses. */
 #include "report_cmp.h"
 
 #define DIGITS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -228,6 +228,9 @@ int main(void)
 	report_cmp_start("/tmp/perfev-fgdata-XXXXXX", true);
 	if (!have("python3"))
 		T_SKIP("python3 is not installed");
+	/* the page's script parses (node's own parser), as embedded */
+	if (have("node"))
+		CHECK_EQ_INT(t_sh("node --check cli/flamegraph/flamegraph.js && node --check tests/helpers/flamegraph_browser.js"), 0);
 	report_cmp_write(py, sizeof(py), "w.py", report_py_src);
 	report_cmp_write(c, sizeof(c), "t.c", report_c_src);
 	snprintf(f, sizeof(f), "%s/py.data", dir);
