@@ -9,6 +9,9 @@
  *    no request (every one intercepted), and the page's CSP refuses a
  *    fetch it is made to try;
  *  - python3 -g: its five widest named frames as wide as perf says;
+ *  - a C++ program (g++ -O2 -g, --call-graph dwarf) and node
+ *    --perf-basic-prof: inlined frames drawn aqua, JIT frames green,
+ *    kernel frames orange, user code red-yellow (flamegraph.pl's palettes);
  *  - a differential graph (--diff OLD) of the program run 2:1 then 1:2:
  *    once() red (grew), twice() blue (shrank), widths of the new file;
  *  - the Time selector of files with an offcpu-time event (on-CPU,
@@ -176,6 +179,33 @@ int main(void)
 		snprintf(args + strlen(args), sizeof(args) - strlen(args), "--width '%s=%.2f' ", names[i], pcts[i]);
 	snprintf(args + strlen(args), sizeof(args) - strlen(args), "--search '%s=%.2f'", names[n > 1], pcts[n > 1]);
 	CHECK_MSG(browse(html, args) == 0, "the flame graph of python3 failed in chromium");
+
+	/* inline frames (C++, DWARF) and JIT frames (node's perf map) */
+	snprintf(src, sizeof(src), "%s/t.cc", dir);
+	report_cmp_write(src, sizeof(src), "t.cc", report_cxx_src);
+	char cxx[128];
+
+	snprintf(cxx, sizeof(cxx), "%s/cxx", dir);
+	if (have("g++") && !t_sh("g++ -O2 -g -o %s %s", cxx, src)) {
+		snprintf(f2, sizeof(f2), "%s/cxx.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q --call-graph dwarf -e cpu-clock -c 200000 -o %s -- %s 100 > /dev/null 2>&1",
+				  PERF, f2, cxx), 0);
+		snprintf(html, sizeof(html), "%s/cxx.html", dir);
+		CHECK_EQ_INT(t_sh("%s convert -q -i %s --to html -o %s", perfev, f2, html), 0);
+		CHECK_MSG(browse(html, "--kind inline --kind user") == 0, "the C++ flame graph failed in chromium");
+	}
+	snprintf(src, sizeof(src), "%s/loop.js", dir);
+	report_cmp_write(src, sizeof(src), "loop.js",
+			 "function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+			 "let s = 0; const t = Date.now();\n"
+			 "while (Date.now() - t < 600) s += fib(18);\n"
+			 "if (s < 0) console.log(s);\n");
+	CHECK_EQ_INT(t_sh("cd %s && timeout -k 2 120 %s record -q -g -e cpu-clock -c 100000 "
+			  "-o node.data -- node --perf-basic-prof %s > /dev/null 2>&1", dir, PERF, src), 0);
+	snprintf(f2, sizeof(f2), "%s/node.data", dir);
+	snprintf(html, sizeof(html), "%s/node.html", dir);
+	CHECK_EQ_INT(t_sh("%s convert -q -i %s --to html -o %s", perfev, f2, html), 0);
+	CHECK_MSG(browse(html, "--kind jit --kind kernel") == 0, "the node flame graph failed in chromium");
 
 	/* differential: the same program 1:2 against 2:1 */
 	snprintf(f2, sizeof(f2), "%s/w2.data", dir);

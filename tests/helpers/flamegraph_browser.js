@@ -17,6 +17,8 @@
  *        [--time MODE:NAME=PCT]  with the Time selector on MODE (on, off,
  *                                both), NAME is drawn PCT% of the width
  *        [--max-ms MS]           load and each interaction within MS
+ *        [--kind KIND]...        frames of this kind (kernel, jit, inline)
+ *                                are drawn, in their palette
  *
  * Always: no console error, no exception, no request but the page itself
  * (every other is failed and reported), and a CSP violation when the page
@@ -27,7 +29,7 @@ const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-const args = { maxMs: 0, time: [], width: [], search: null, zoom: null, zoomHides: null, grew: [], shrank: [], tol: 1 };
+const args = { kinds: [], maxMs: 0, time: [], width: [], search: null, zoom: null, zoomHides: null, grew: [], shrank: [], tol: 1 };
 for (let i = 2; i < process.argv.length; i += 2) {
 	const k = process.argv[i], v = process.argv[i + 1];
 	switch (k) {
@@ -39,6 +41,7 @@ for (let i = 2; i < process.argv.length; i += 2) {
 	case '--max-ms': args.maxMs = +v; break;
 	case '--width': args.width.push(v); break;
 	case '--time': args.time.push(v); break;
+	case '--kind': args.kinds.push(v); break;
 	case '--search': args.search = v; break;
 	case '--zoom': args.zoom = v; break;
 	case '--zoom-hides': args.zoomHides = v; break;
@@ -229,10 +232,32 @@ async function main() {
 	let rs = await rects();
 	check(rs.length > 1 && rs.some((r) => r.depth === 0 && Math.abs(r.w - W) < 0.5),
 	      rs.length + ' boxes drawn, the root across the whole width ' + W);
+	/* flamegraph.pl's palettes on the canvas: hot (red-yellow) user code,
+	 * orange kernel, green JIT, aqua inlined */
+	if (!hook.diff) {
+		const family = {
+			user: (p) => p[0] >= 205 && p[2] <= 55,
+			kernel: (p) => p[0] >= 190 && p[1] >= 90 && p[1] <= 155 && p[2] === 0,
+			jit: (p) => p[0] <= 110 && p[1] >= 200 && p[2] <= 110,
+			inline: (p) => p[0] <= 110 && p[1] >= 165 && p[2] >= 165,
+		};
+		const seen = {};
+		for (const r of rs) {
+			if (!family[r.kind] || r.w < 3 || seen[r.kind] >= 5)
+				continue;
+			seen[r.kind] = (seen[r.kind] || 0) + 1;
+			const px = await pixel(r.x + 1, r.y + 1);
+			check(family[r.kind](px), `'${r.name}' (${r.kind}) painted in its palette: ${px}`);
+		}
+		console.log('palettes checked: ' + JSON.stringify(seen));
+		for (const k of args.kinds)
+			check(seen[k] > 0, `${k} frames are drawn`);
+	}
 	for (const spec of args.width) {
 		const [name, want] = spec.split('=');
 		const got = share(rs, name);
-		check(Math.abs(got - +want) <= args.tol, `'${name}' drawn ${got.toFixed(2)}% of the width, perf report: ${want}%`);
+		check(+want >= 0 && Math.abs(got - +want) <= args.tol && (got > 0 || +want < args.tol),
+		      `'${name}' drawn ${got.toFixed(2)}% of the width, perf report: ${want}%`);
 	}
 
 	if (args.search) {
@@ -285,7 +310,7 @@ async function main() {
 		const shown = await ev('!document.getElementById("time-l").hidden');
 		await ev(`(() => { const s = document.getElementById('time'); s.value = '${mode}'; s.dispatchEvent(new Event('change')); })()`);
 		const got = share(await rects(), name);
-		check(shown && Math.abs(got - +want) <= args.tol,
+		check(shown && +want >= 0 && got > 0 && Math.abs(got - +want) <= args.tol,
 		      `Time '${mode}': '${name}' drawn ${got.toFixed(2)}% of the width, expected ${want}%`);
 	}
 	if (args.time.length)
