@@ -325,6 +325,27 @@ async function main() {
 			check(ok, `'${name}' ${what} (delta ${r ? (100 * r.delta).toFixed(2) : '?'} points, pixel ${px})`);
 		}
 
+	/* Threads: merged by command (the default), one tower per thread, one thread */
+	{
+		const pick = (v) => ev(`(() => { const s = document.getElementById('threads'); s.value = ${JSON.stringify(v)};
+			s.dispatchEvent(new Event('change')); return s.value; })()`);
+		const opts = await ev('Array.from(document.getElementById("threads").options).map((o) => o.value)');
+		const merged = (await rects()).filter((x) => x.depth === 1);
+		await pick('threads');
+		const per = (await rects()).filter((x) => x.depth === 1);
+		const perW = per.reduce((a, x) => a + x.w, 0);
+		check(merged.every((x) => x.kind === 'comm') && per.length >= merged.length &&
+		      per.every((x) => x.kind === 'thread' && / \d+\/\d+$/.test(x.name)) && Math.abs(perW - W) <= W * args.tol / 100,
+		      `Threads: ${merged.length} commands merged, ${per.length} threads side by side (${perW.toFixed(1)} of ${W} px)`);
+		const one = opts[2];
+		await pick(one);
+		const solo = (await rects()).filter((x) => x.depth === 1);
+		check(solo.length === 1 && Math.abs(solo[0].w - W) < 0.5 && String(solo[0].node) !== '' &&
+		      (await ev('window.__flamegraph.state().threads')) === one,
+		      `Threads: one thread alone across the width (${solo.length ? solo[0].name : 'none'})`);
+		await pick('merged');
+	}
+
 	/* flame and icicle: the root at the bottom, then at the top */
 	const rootY = async () => (await rects()).find((x) => x.depth === 0).y;
 	const y0 = await rootY();
