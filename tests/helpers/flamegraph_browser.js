@@ -226,7 +226,7 @@ async function main() {
 		console.log('timings (ms): ' + JSON.stringify(t));
 		for (const k of ['load', 'search', 'zoom', 'reset', 'clear', 'threads', 'icicle'])
 			check(t[k] <= args.maxMs, `${k} took ${t[k].toFixed(0)} ms on ${t.nodes} nodes (limit ${args.maxMs} ms)`);
-		await ev('window.__flamegraph.set({ icicle: false })');
+		await ev('window.__flamegraph.set({ icicle: false, threads: "merged" })');
 	}
 
 	let rs = await rects();
