@@ -89,7 +89,7 @@ static void put_html_text(FILE *o, const char *s)
 	}
 }
 
-static void put_tree(FILE *o, const struct fg_tree *t, uint32_t *maxdepth)
+static int put_tree(FILE *o, const struct fg_tree *t, uint32_t *maxdepth)
 {
 	/* preorder with an explicit stack of the next sibling to visit */
 	uint32_t *stack = malloc((t->nnodes + 1) * sizeof(*stack));
@@ -98,7 +98,7 @@ static void put_tree(FILE *o, const struct fg_tree *t, uint32_t *maxdepth)
 
 	*maxdepth = 0;
 	if (!stack)
-		return;
+		return -1;
 	if (t->nodes[0].child)
 		stack[sp++] = t->nodes[0].child;
 	while (sp) {
@@ -120,6 +120,7 @@ static void put_tree(FILE *o, const struct fg_tree *t, uint32_t *maxdepth)
 				sp--;
 	}
 	free(stack);
+	return 0;
 }
 
 static const char *unit_name(const struct conv *c)
@@ -150,7 +151,7 @@ static void put_events(FILE *o, const struct conv *c)
 	}
 }
 
-static void put_data(FILE *o, const struct conv *c, const struct conv *old,
+static int put_data(FILE *o, const struct conv *c, const struct conv *old,
 		     const struct fg_tree *t, bool offcpu)
 {
 	uint32_t maxdepth;
@@ -180,27 +181,30 @@ static void put_data(FILE *o, const struct conv *c, const struct conv *old,
 		put_varint(o, t->funcs[i].kind);
 	}
 	fprintf(o, "\",\n\"nnodes\":%zu,\"nodes\":\"", t->nnodes - 1);
-	put_tree(o, t, &maxdepth);
+	if (put_tree(o, t, &maxdepth))
+		return -1;
 	fprintf(o, "\",\"maxdepth\":%" PRIu32 "}", maxdepth);
+	return 0;
 }
 
-/* The template with its {{NAME}} slots filled. */
-static void put_page(FILE *o, const struct conv *c, const struct conv *old,
+/* The template with its {{NAME}} slots filled.  0, or -1 without memory. */
+static int put_page(FILE *o, const struct conv *c, const struct conv *old,
 		     const struct fg_tree *t, bool offcpu)
 {
 	const char *p = fg_asset_page_html, *q;
 
 	while ((q = strstr(p, "{{"))) {
 		fwrite(p, 1, (size_t)(q - p), o);
-		if (!strncmp(q, "{{CSS}}", 7))
+		if (!strncmp(q, "{{CSS}}", 7)) {
 			fputs(fg_asset_flamegraph_css, o);
-		else if (!strncmp(q, "{{JS}}", 6))
+		} else if (!strncmp(q, "{{JS}}", 6)) {
 			fputs(fg_asset_flamegraph_js, o);
-		else if (!strncmp(q, "{{DATA}}", 8))
-			put_data(o, c, old, t, offcpu);
-		else if (!strncmp(q, "{{TITLE}}", 9))
+		} else if (!strncmp(q, "{{DATA}}", 8)) {
+			if (put_data(o, c, old, t, offcpu))
+				return -1;
+		} else if (!strncmp(q, "{{TITLE}}", 9)) {
 			put_html_text(o, c->input);
-		else {
+		} else {
 			fputs("{{", o);
 			p = q + 2;
 			continue;
@@ -208,6 +212,7 @@ static void put_page(FILE *o, const struct conv *c, const struct conv *old,
 		p = strstr(q, "}}") + 2;
 	}
 	fputs(p, o);
+	return 0;
 }
 
 static bool shows_offcpu(const struct conv *c)
@@ -250,12 +255,12 @@ int conv_write_html(struct conv *c)
 	offcpu = shows_offcpu(c) || (diff && shows_offcpu(&old));
 	if (fg_tree_init(&t, (diff ? 2u : 1u) * (offcpu ? 2u : 1u)) ||
 	    (diff && fg_tree_add(&t, &old, 0, offcpu)) ||
-	    fg_tree_add(&t, c, diff ? (offcpu ? 2 : 1) : 0, offcpu) || fg_tree_sort(&t)) {
+	    fg_tree_add(&t, c, diff ? (offcpu ? 2 : 1) : 0, offcpu) || fg_tree_sort(&t) ||
+	    put_page(c->out, c, diff ? &old : NULL, &t, offcpu)) {
 		cli_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	put_page(c->out, c, diff ? &old : NULL, &t, offcpu);
 	if (!c->quiet) {
 		uint64_t total = 0;
 

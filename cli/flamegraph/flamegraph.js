@@ -465,7 +465,8 @@
 
 	function set(opts) {
 		let rebuild = false;
-		if (opts.threads !== undefined && String(opts.threads) !== ui.threads) {
+		const valid = (v) => v === 'merged' || v === 'threads' || threads.includes(+v);
+		if (opts.threads !== undefined && valid(String(opts.threads)) && String(opts.threads) !== ui.threads) {
 			ui.threads = String(opts.threads);
 			rebuild = true;
 		}
