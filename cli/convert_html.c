@@ -123,14 +123,34 @@ static int put_tree(FILE *o, const struct fg_tree *t, uint32_t *maxdepth)
 	return 0;
 }
 
+static bool shows_offcpu(const struct conv *c)
+{
+	for (size_t i = 0; c && i < c->nevents; i++)
+		if (c->ev_on[i] && !strcmp(conv_event_name(c, (uint32_t)i), "offcpu-time"))
+			return true;
+	return false;
+}
+
+/* An event the page shows: an off-CPU graph leaves out the events that
+ * are neither clocks nor offcpu-time (convert_html_tree.c). */
+static bool event_shown(const struct conv *c, size_t i, bool offcpu)
+{
+	const char *e = conv_event_name(c, (uint32_t)i);
+
+	return c->ev_on[i] && (!offcpu || c->event || !strcmp(e, "cpu-clock") ||
+			       !strcmp(e, "task-clock") || !strcmp(e, "offcpu-time"));
+}
+
 static const char *unit_name(const struct conv *c)
 {
+	bool offcpu = shows_offcpu(c);
+
 	if (c->value != CONV_VALUE_PERIOD)
 		return "samples";
 	for (size_t i = 0; i < c->nevents; i++) {
 		const char *e = conv_event_name(c, (uint32_t)i);
 
-		if (c->ev_on[i] && strcmp(e, "cpu-clock") && strcmp(e, "task-clock") &&
+		if (event_shown(c, i, offcpu) && strcmp(e, "cpu-clock") && strcmp(e, "task-clock") &&
 		    strcmp(e, "offcpu-time"))
 			return "period";
 	}
@@ -139,10 +159,10 @@ static const char *unit_name(const struct conv *c)
 
 static void put_events(FILE *o, const struct conv *c)
 {
-	bool first = true;
+	bool first = true, offcpu = shows_offcpu(c);
 
 	for (size_t i = 0; i < c->nevents; i++) {
-		if (!c->ev_on[i])
+		if (!event_shown(c, i, offcpu))
 			continue;
 		if (!first)
 			putc(',', o);
@@ -213,14 +233,6 @@ static int put_page(FILE *o, const struct conv *c, const struct conv *old,
 	}
 	fputs(p, o);
 	return 0;
-}
-
-static bool shows_offcpu(const struct conv *c)
-{
-	for (size_t i = 0; c && i < c->nevents; i++)
-		if (c->ev_on[i] && !strcmp(conv_event_name(c, (uint32_t)i), "offcpu-time"))
-			return true;
-	return false;
 }
 
 /* --diff OLD: the old file read with the new one's options. */

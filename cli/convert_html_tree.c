@@ -240,6 +240,22 @@ static int64_t thread_func(struct fg_tree *t, const struct pev_profile_sample *s
 	return intern_func(t, &fn);
 }
 
+/* The series an event's samples go to, past the file's first: 0, 1 for
+ * offcpu-time, -1 to leave out.  With an offcpu-time event shown, the
+ * on-CPU time is that of the clock events; the others (the
+ * sched:sched_switch samples off-CPU time is made of) are left out unless
+ * --event names them. */
+static int event_series(const struct conv *c, uint32_t event, bool offcpu)
+{
+	const char *e = conv_event_name(c, event);
+
+	if (!offcpu)
+		return 0;
+	if (!strcmp(e, "offcpu-time"))
+		return 1;
+	return c->event || !strcmp(e, "cpu-clock") || !strcmp(e, "task-clock") ? 0 : -1;
+}
+
 int fg_tree_add(struct fg_tree *t, struct conv *c, unsigned series, bool offcpu)
 {
 	size_t ns;
@@ -259,7 +275,11 @@ int fg_tree_add(struct fg_tree *t, struct conv *c, unsigned series, bool offcpu)
 
 		if (!conv_sample_on(c, s) || !(v = conv_value_of(c, s)))
 			continue;
-		unsigned sr = series + (offcpu && !strcmp(conv_event_name(c, s->event), "offcpu-time"));
+		int es = event_series(c, s->event, offcpu);
+
+		if (es < 0)
+			continue;
+		unsigned sr = series + (unsigned)es;
 		const uint32_t *ids;
 		/* as folded: a chain perf drops whole has no frames */
 		size_t n = s->chain == UINT32_MAX && c->has_callchain ? 0 : conv_stack(c, s, &ids);

@@ -226,6 +226,19 @@
 		colorCache.set(f, c);
 		return c;
 	}
+	/* off-CPU time: flamegraph.pl's blue palette (--colors=io), on the
+	 * frames with more time off the CPU than on it */
+	function offcpuMostly(i) {
+		if (!data.offcpu || fkind[V.func[i]] >= K_THREAD)
+			return false;
+		const base = data.diff && ui.widths !== 'old' ? 2 : 0;
+		const on = ui.time === 'off' ? 0 : V.tot[i * S + base], off = ui.time === 'on' ? 0 : V.tot[i * S + base + 1];
+		return off > on;
+	}
+	function offColor(f) {
+		const v1 = hashName(fname[f])[0];
+		return rgb(80 + 60 * v1, 80 + 60 * v1, 190 + 55 * v1);
+	}
 	/* differential: red grew, blue shrank, by the change of share */
 	let maxDelta = 0;
 	function delta(i) {
@@ -356,7 +369,7 @@
 	function box(i, x, w) {
 		const f = V.func[i], y = rowY(V.depth[i]);
 		ctx.fillStyle = funcMatch && funcMatch[f] ? 'rgb(230,0,230)' :
-			data.diff ? diffColor(i) : funcColor(f);
+			data.diff ? diffColor(i) : offcpuMostly(i) ? offColor(f) : funcColor(f);
 		ctx.fillRect(x, y, Math.max(w - (w > 3 ? 1 : 0), 0.5), ROW - 1);
 		const chars = Math.floor((w - 6) / charW);
 		if (chars >= 3) {

@@ -234,7 +234,7 @@ async function main() {
 	      rs.length + ' boxes drawn, the root across the whole width ' + W);
 	/* flamegraph.pl's palettes on the canvas: hot (red-yellow) user code,
 	 * orange kernel, green JIT, aqua inlined */
-	if (!hook.diff) {
+	if (!hook.diff && !hook.offcpu) {
 		const family = {
 			user: (p) => p[0] >= 205 && p[2] <= 55,
 			kernel: (p) => p[0] >= 190 && p[1] >= 90 && p[1] <= 155 && p[2] === 0,
@@ -310,8 +310,12 @@ async function main() {
 		const shown = await ev('!document.getElementById("time-l").hidden');
 		await ev(`(() => { const s = document.getElementById('time'); s.value = '${mode}'; s.dispatchEvent(new Event('change')); })()`);
 		const got = share(await rects(), name);
+		const r = widest(await rects(), name), px = r ? await pixel(r.x + 1, r.y + 1) : [0, 0, 0];
+		const blue = px[2] >= 190 && px[0] <= 140 && px[1] <= 140;
 		check(shown && +want >= 0 && got > 0 && Math.abs(got - +want) <= args.tol,
 		      `Time '${mode}': '${name}' drawn ${got.toFixed(2)}% of the width, expected ${want}%`);
+		/* frames mostly off the CPU in flamegraph.pl's blue (io) palette */
+		check(mode !== 'off' || blue, `Time '${mode}': '${name}' is painted blue (${px})`);
 	}
 	if (args.time.length)
 		await ev(`(() => { const s = document.getElementById('time'); s.value = 'both'; s.dispatchEvent(new Event('change')); })()`);
