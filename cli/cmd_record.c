@@ -331,12 +331,8 @@ static int start_output(struct rec *r, const char **what)
 		n = pev_synth_all_processes(&so, pev_data_writer_emit, r->w);
 	else if (n >= 0 && r->wl && !r->wl_timer)
 		n = rec_synth_workload_comm(r, &so);
-	for (size_t t = 0; n >= 0 && !r->cpu_wide && (!r->wl || r->wl_timer) &&
-			    t < r->nthreads; t++) {
-		long m = pev_synth_process(r->threads[t], &so, pev_data_writer_emit, r->w);
-
-		n = m == -ESRCH ? 0 : m;	/* ended meanwhile */
-	}
+	if (n >= 0 && !r->cpu_wide && (!r->wl || r->wl_timer))
+		n = rec_synth_targets(r, &so);
 	if (n >= 0 && r->o.namespaces)
 		n = rec_synth_namespaces(r, &so);
 	if (n >= 0 && r->o.all_cgroups) {
@@ -542,6 +538,7 @@ int cmd_record(int argc, char **argv)
 		{ OPT_STRING, 't', "tid", &o->tids, "tid,...", "sample existing threads", NULL, 0 },
 		{ OPT_BOOL, 'i', "no-inherit", &o->no_inherit, NULL, "do not follow child tasks", NULL, 0 },
 		{ OPT_BOOL, 0, "switch-events", &o->switch_events, NULL, "record context switches", NULL, 0 },
+		{ OPT_BOOL, 0, "off-cpu", &o->off_cpu, NULL, "off-CPU time as an offcpu-time event, from sched:sched_switch (no BPF)", NULL, 0 },
 		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "pages", "ring buffer data pages per CPU (rounded up to a power of two; or a size like 512K)", rec_opt_mmap_pages, 0 },
 		{ OPT_STRING, 'o', "output", &o->output, "file", "output file (default perf.data; - for a pipe stream)", NULL, 0 },
 		{ OPT_CALLBACK, 'z', "compression-level", NULL, "n", "compress records with zstd (level 1..22, default 1)", opt_z, OPT_OPTARG },
@@ -600,6 +597,10 @@ int cmd_record(int argc, char **argv)
 	r.wl_timer = (o->pids || o->tids || o->uid_set) && r.argv;
 	if (check_combinations(o) < 0 || check_lists(o) < 0)
 		return EXIT_USAGE;
+	if (o->off_cpu) {	/* the switches and their times pair up */
+		o->switch_events = true;
+		o->sample_time = true;
+	}
 	rec_mmap_notice(o);
 	check_freq(&r);
 	r.cpu_wide = o->all_cpus || o->cpus;

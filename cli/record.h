@@ -67,6 +67,7 @@ struct rec_opts {
 	bool overwrite;
 	uint64_t max_size;		/* --max-size bytes; 0 = none */
 	bool namespaces, all_cgroups;
+	bool off_cpu;			/* --off-cpu */
 };
 
 /* One event of the recording: its attr and the fds opened for it, one
@@ -124,6 +125,13 @@ struct rec {
 	int write_err;		/* -errno of the failed write, else 0 */
 	bool data_complete;	/* every record was written, only the end failed */
 	bool size_limited;	/* --max-size reached */
+
+	/* --off-cpu (record_offcpu.c): the indexes of sched:sched_switch
+	 * and offcpu-time in ev, and the pairing state (NULL before the
+	 * first pass). */
+	size_t off_switch, off_event;
+	struct rec_offcpu *off;
+	uint64_t offcpu_samples;
 };
 
 /* Signal state (record_loop.c). */
@@ -142,6 +150,23 @@ void rec_signals_install(void);
 int rec_run(struct rec *r);	/* 0, or -errno of a write failure */
 int rec_recover_truncated(struct rec *r);	/* pev_data_writer_finish_at's */
 int rec_write_lost_samples(struct rec *r);
+
+/* Copies len bytes at logical offset off of the spans into out. */
+void rec_span_copy(const struct pev_ring_span *sp, int n, size_t off,
+		   void *out, size_t len);
+
+/* record_offcpu.c: --off-cpu.  check: tracefs and the tracepoint's id
+ * readable (else one error printed, -errno); config: the attrs of the two
+ * events, after config_attr; open_error: why sched_switch was refused;
+ * scan: a ring's records of a pass (out of memory: a warning, and no more
+ * pairing); flush: the pass's offcpu-time samples to the file (before its
+ * FINISHED_ROUND), 0 or the writer's -errno; free: the state. */
+int rec_offcpu_check(void);
+void rec_offcpu_config(struct rec *r);
+void rec_offcpu_open_error(struct rec *r, int err);
+void rec_offcpu_scan(struct rec *r, const struct pev_ring_span *sp, int n, size_t total);
+int rec_offcpu_flush(struct rec *r);
+void rec_offcpu_free(struct rec *r);
 
 /* record_opts.c: option callbacks (ctx is struct rec_opts) */
 struct opt;
@@ -168,6 +193,9 @@ uint64_t rec_regs_all_mask(void);
  * COMM of the forked child (no FORK, none of its maps before the exec:
  * its libunwind glue would take them for the workload's). */
 long rec_synth_workload_comm(struct rec *r, const struct pev_synth_opts *so);
+/* -p/-t/-u: FORK, COMM and maps of each process of the thread slots,
+ * once per process. */
+long rec_synth_targets(struct rec *r, const struct pev_synth_opts *so);
 long rec_synth_namespaces(struct rec *r, const struct pev_synth_opts *so);
 long rec_synth_cgroups(struct rec *r, const struct pev_synth_opts *so);
 

@@ -43,9 +43,8 @@ void rec_signals_install(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
-/* Copies len bytes at logical offset off of the spans into out. */
-static void span_copy(const struct pev_ring_span *sp, int n, size_t off,
-		      void *out, size_t len)
+void rec_span_copy(const struct pev_ring_span *sp, int n, size_t off,
+		   void *out, size_t len)
 {
 	unsigned char *o = out;
 
@@ -80,20 +79,20 @@ static void account(struct rec *r, const struct pev_ring_span *sp, int n,
 		if (n && off + 8 <= sp[0].size)
 			memcpy(&h, (const unsigned char *)sp[0].data + off, 8);
 		else
-			span_copy(sp, n, off, &h, 8);
+			rec_span_copy(sp, n, off, &h, 8);
 		if (h.size < 8)
 			break;
 		if (h.type == PERF_RECORD_SAMPLE) {
 			r->samples++;
 			if (has_time && h.size >= time_off + 8) {
-				span_copy(sp, n, off + time_off, &v, 8);
+				rec_span_copy(sp, n, off + time_off, &v, 8);
 				if (v < r->first_time)
 					r->first_time = v;
 				if (v > r->last_time)
 					r->last_time = v;
 			}
 		} else if (h.type == PERF_RECORD_LOST && h.size >= 24) {
-			span_copy(sp, n, off + 16, &v, 8);
+			rec_span_copy(sp, n, off + 16, &v, 8);
 			r->lost += v;
 			r->lost_records++;
 		}
@@ -125,11 +124,15 @@ static int drain_pass(struct rec *r)
 		if (total) {
 			account(r, sp, n, total);
 			err = pev_data_writer_writev(r->w, bufs, lens, (size_t)n);
+			if (!err && r->o.off_cpu)
+				rec_offcpu_scan(r, sp, n, total);
 			r->bytes += total;
 			wrote = true;
 		}
 		pev_ring_read_done(ring);
 	}
+	if (wrote && !err && r->o.off_cpu)
+		err = rec_offcpu_flush(r);
 	if (wrote && !err)
 		err = pev_data_writer_finished_round(r->w);
 	if (err) {

@@ -217,6 +217,20 @@ int rec_setup_events(struct rec *r)
 	for (int i = 0; i < r->o.nspecs; i++)
 		if (parse_spec(r->evl, r->o.specs[i]) < 0)
 			return -EINVAL;
+	/* --off-cpu: the tracepoint and perf's offcpu-time event (a
+	 * software BPF_OUTPUT event that never fires: its samples are made
+	 * from the tracepoint's, record_offcpu.c). */
+	if (r->o.off_cpu) {
+		int e = rec_offcpu_check();
+
+		if (e < 0)
+			return e == -EINVAL ? -EIO : e;
+		r->off_switch = pev_evlist_count(r->evl);
+		r->off_event = r->off_switch + 1;
+		if (parse_spec(r->evl, "sched:sched_switch") < 0 ||
+		    parse_spec(r->evl, "bpf-output") < 0)
+			return -EINVAL;
+	}
 	/* perf 6.1 adds a dummy event for the side-band records when the
 	 * others may not run all the time: system-wide, and -D. */
 	r->track_dummy = r->cpu_wide || r->o.delay_ms != 0;
@@ -241,6 +255,8 @@ int rec_setup_events(struct rec *r)
 	}
 	for (size_t i = 0; i < r->nev; i++)
 		config_attr(r, i, pev_evlist_event(r->evl, i));
+	if (r->o.off_cpu)
+		rec_offcpu_config(r);
 	config_ids(r);
 	return 0;
 }
@@ -487,7 +503,10 @@ retry:
 						goto retry;
 					}
 				}
-				if (fd < 0 && s == 0 && e->leader == (int)i)
+				/* not sched_switch of --off-cpu: in user space
+				 * only, it would never fire */
+				if (fd < 0 && s == 0 && e->leader == (int)i &&
+				    !(r->o.off_cpu && i == r->off_switch))
 					fd = fallback_user_only(r, e, fd, pid, r->cpus[c],
 								flags | PERF_FLAG_FD_CLOEXEC);
 				if (fd == -ESRCH && !r->cpu_wide && (!r->wl || r->wl_timer)) {
@@ -502,6 +521,10 @@ retry:
 						cli_warn("ignored open failure for pid %d: %s",
 							 (int)pid, strerror(-fd));
 					continue;
+				}
+				if (fd < 0 && r->o.off_cpu && i == r->off_switch) {
+					rec_offcpu_open_error(r, -fd);
+					return fd;
 				}
 				if (fd < 0) {
 					open_error(r, e, -fd, pid, r->cpus[c], gfd);
@@ -668,4 +691,5 @@ void rec_close(struct rec *r)
 	pev_target_free(r->target);
 	pev_evlist_free(r->evl);
 	pev_data_writer_free(r->w);
+	rec_offcpu_free(r);
 }

@@ -1,5 +1,5 @@
-/* perfev record: the side-band records perf synthesizes for a launched
- * workload (its COMM only), --namespaces (a NAMESPACES record per
+/* perfev record: the side-band records perf synthesizes for the
+ * processes of -p/-t/-u, for a launched workload (its COMM only), --namespaces (a NAMESPACES record per
  * existing thread) and --all-cgroups (a CGROUP record per existing
  * cgroup of the perf_event hierarchy), so that tasks and cgroups created
  * before the recording are known too. */
@@ -14,6 +14,54 @@
 #include <unistd.h>
 
 #include "record.h"
+
+/* The thread-group id of tid (its Tgid line), or tid itself. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = (pid_t)atoi(line + 5);
+			break;
+		}
+	fclose(f);
+	return tgid;
+}
+
+long rec_synth_targets(struct rec *r, const struct pev_synth_opts *so)
+{
+	pid_t *done = calloc(r->nthreads ? r->nthreads : 1, sizeof(*done));
+	size_t ndone = 0;
+	long n = 0;
+
+	if (!done)
+		return -ENOMEM;
+	/* The thread slots are threads (every one of -p's processes): each
+	 * process once, by its leader, so that its threads are its own and
+	 * not processes of their own (whose samples perf could not resolve). */
+	for (size_t t = 0; n >= 0 && t < r->nthreads; t++) {
+		pid_t pid = tgid_of(r->threads[t]);
+		size_t k = 0;
+
+		while (k < ndone && done[k] != pid)
+			k++;
+		if (k < ndone)
+			continue;
+		done[ndone++] = pid;
+		long m = pev_synth_process(pid, so, pev_data_writer_emit, r->w);
+
+		n = m == -ESRCH ? 0 : m;	/* ended meanwhile */
+	}
+	free(done);
+	return n;
+}
 
 long rec_synth_workload_comm(struct rec *r, const struct pev_synth_opts *so)
 {
@@ -105,26 +153,6 @@ static long synth_ns_process(pid_t pid, const struct pev_synth_opts *so,
 	}
 	closedir(d);
 	return n;
-}
-
-/* The thread-group id of tid (its Tgid line), or tid itself. */
-static pid_t tgid_of(pid_t tid)
-{
-	char path[64], line[128];
-	pid_t tgid = tid;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	f = fopen(path, "re");
-	if (!f)
-		return tid;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Tgid:", 5)) {
-			tgid = (pid_t)atoi(line + 5);
-			break;
-		}
-	fclose(f);
-	return tgid;
 }
 
 long rec_synth_namespaces(struct rec *r, const struct pev_synth_opts *so)

@@ -343,6 +343,22 @@ void script_event_refresh_name(struct script *s, size_t idx)
 	name_from_attr(s, ev);
 }
 
+/* perf 6.1 (perf_session__check_output_opt): when a tracepoint event of
+ * the file has call chains, tracepoints print ip, sym, symoff and dso
+ * too, unless -G or -F set their fields. */
+static bool tracepoint_chains(const struct script *s)
+{
+	if (s->opt.hide_callchain || s->fsel[PERF_TYPE_TRACEPOINT].user_set)
+		return false;
+	for (size_t i = 0; i < pev_decoder_nr_attrs(s->dec); i++) {
+		const struct perf_event_attr *a = pev_decoder_attr(s->dec, i);
+
+		if (a->type == PERF_TYPE_TRACEPOINT && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
+			return true;
+	}
+	return false;
+}
+
 /* Fills the settings of event idx (once).  0, or -EINVAL when -F asks
  * for a field the event's samples do not have (message printed). */
 int script_event_setup(struct script *s, size_t idx)
@@ -375,6 +391,9 @@ int script_event_setup(struct script *s, size_t idx)
 	script_event_refresh_name(s, idx);
 	int slot = type_slot(ev->attr->type);
 	uint64_t f = default_fields(slot);
+
+	if (slot == PERF_TYPE_TRACEPOINT && tracepoint_chains(s))
+		f |= F_IP | F_SYM | F_SYMOFFSET | F_DSO;
 
 	/* Defaults the samples cannot fill are dropped quietly; what -F
 	 * asks for must be there (perf refuses to run otherwise).  The dummy

@@ -307,9 +307,9 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 		script_print_regs(s, &smp->regs_user);
 	if (f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF))
 		script_print_brstack(s, ev, smp, cpumode);
+	/* perf prints it without RAW too (offcpu-time's samples): a newline */
 	if ((f & F_BPF_OUTPUT) && ev->attr->type == PERF_TYPE_SOFTWARE &&
-	    ev->attr->config == PERF_COUNT_SW_BPF_OUTPUT &&
-	    (smp->fields & PERF_SAMPLE_RAW))
+	    ev->attr->config == PERF_COUNT_SW_BPF_OUTPUT)
 		script_print_bpf_output(o, &smp->raw);
 	if (f & (F_INSN | F_INSNLEN)) {
 		if (!have_al)
