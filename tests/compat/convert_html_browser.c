@@ -15,11 +15,11 @@
  *  - a differential graph (--diff OLD) of the program run 2:1 then 1:2:
  *    once() red (grew), twice() blue (shrank), widths of the new file;
  *  - the Time selector of files with an offcpu-time event (on-CPU,
- *    off-CPU, both): perf 6.1 here cannot record --off-cpu (no BPF
- *    skeleton), so the page of the differential graph is relabelled as
- *    one whose on-CPU series is the 2:1 run and off-CPU the 1:2 run (the
- *    writer lays both out alike): each choice draws twice() as wide as
- *    perf report says of that run, or of both runs together;
+ *    off-CPU, both): a program that burns in burn() and sleeps 5 x 200 ms
+ *    recorded by perfev record --off-cpu (perf 6.1 here cannot: no BPF
+ *    skeleton): burn() and main() as wide as perf report's Children in
+ *    the cpu-clock and offcpu-time events, and in both weighted by their
+ *    event counts (wall-clock time), the off-CPU frames blue;
  *  - a synthetic profile of 50k functions and a million frames: the
  *    page loads, searches, zooms and redraws within 10 s each (generous:
  *    CI is loaded; about 1.2 s and under 0.3 s unloaded).
@@ -38,23 +38,6 @@ static const char work_src[] =
 	"	return 0;\n}\n";
 
 static const char *chromium;
-
-/* how many samples perf script prints of file */
-static double perf_nsamples(const char *file)
-{
-	char out[160], *t;
-	size_t len;
-	double n = -1;
-
-	snprintf(out, sizeof(out), "%s/n.txt", dir);
-	if (t_sh("%s script -i %s -F tid 2>/dev/null | wc -l > %s", PERF, file, out))
-		return -1;
-	t = t_slurp(out, &len);
-	if (t)
-		n = atof(t);
-	free(t);
-	return n;
-}
 static char helper[256], shot[512];
 
 /* perf report's Children percentage of symbol sym in file (-1: none) */
@@ -83,6 +66,46 @@ static double perf_children(const char *file, const char *sym)
 		fclose(f);
 	return pct;
 }
+
+/* perf report's Children percentage of sym in the section of event, and
+ * that event's count (its total period); -1 when missing */
+static double perf_children_ev(const char *file, const char *event, const char *sym, double *count)
+{
+	char out[160], line[4096], want[256];
+	double pct = -1;
+	bool in = false;
+
+	*count = -1;
+	snprintf(out, sizeof(out), "%s/rep.txt", dir);
+	snprintf(want, sizeof(want), "of event '%s'", event);
+	if (t_sh("%s report -i %s --stdio --children --sort sym -g none > %s 2>/dev/null", PERF, file, out))
+		return -1;
+	FILE *f = fopen(out, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		double c, s;
+		int n = 0;
+
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "# Samples:", 10))
+			in = strstr(line, want) != NULL;
+		else if (in && !strncmp(line, "# Event count (approx.): ", 25))
+			*count = atof(line + 25);
+		else if (in && line[0] != '#' && sscanf(line, " %lf%% %lf%% [%*c] %n", &c, &s, &n) == 2 && n &&
+			 !strcmp(line + n, sym))
+			pct = c;
+	}
+	if (f)
+		fclose(f);
+	return pct;
+}
+
+static const char sleep_src[] =
+	"#include <time.h>\n"
+	"static volatile unsigned long sink;\n"
+	"__attribute__((noinline)) void nap(void) { struct timespec t = { 0, 200000000 }; nanosleep(&t, 0); }\n"
+	"__attribute__((noinline)) void burn(void) { for (unsigned long i = 0; i < 40000000; i++) sink += i; }\n"
+	"int main(void) { for (int i = 0; i < 5; i++) { nap(); burn(); } return 0; }\n";
 
 /* the widest frames perf report names (not bare addresses, which the
  * flame graph names [dso] or [unknown] as flamegraph tools do) */
@@ -218,16 +241,31 @@ int main(void)
 	snprintf(args, sizeof(args), "--width twice=%.2f --width once=%.2f --grew once --shrank twice", tw, on);
 	CHECK_MSG(browse(html, args) == 0, "the differential flame graph failed in chromium");
 
-	/* the Time selector: series 0 (the 2:1 run) as on-CPU, 1 (1:2) as off-CPU */
-	double tw_old = perf_children(f, "twice"), n_old = perf_nsamples(f), n_new = perf_nsamples(f2);
+	/* a real off-CPU recording */
+	snprintf(src, sizeof(src), "%s/sl.c", dir);
+	report_cmp_write(src, sizeof(src), "sl.c", sleep_src);
+	char sl[128], fo[128];
+	double on_n, off_n, bn, mn_on, mn_off;
 
-	CHECK_MSG(n_old > 0 && n_new > 0, "perf script counted no samples");
-	CHECK_EQ_INT(t_sh("sed 's/\"diff\":true,\"offcpu\":false/\"diff\":false,\"offcpu\":true/' %s > %s/offcpu.html",
-			  html, dir), 0);
-	snprintf(html, sizeof(html), "%s/offcpu.html", dir);
-	snprintf(args, sizeof(args), "--time on:twice=%.2f --time off:twice=%.2f --time both:twice=%.2f",
-		 tw_old, tw, (tw_old * n_old + tw * n_new) / (n_old + n_new));
-	CHECK_MSG(browse(html, args) == 0, "the on-CPU/off-CPU selector failed in chromium");
+	snprintf(sl, sizeof(sl), "%s/sl", dir);
+	snprintf(fo, sizeof(fo), "%s/off.data", dir);
+	CHECK_EQ_INT(t_sh("gcc -O0 -fno-omit-frame-pointer -o %s %s", sl, src), 0);
+	CHECK_EQ_INT(t_sh("timeout -k 2 60 %s record -q --off-cpu -g -o %s -- %s > /dev/null 2>&1", perfev, fo, sl), 0);
+	bn = perf_children_ev(fo, "cpu-clock", "burn", &on_n);
+	mn_on = perf_children_ev(fo, "cpu-clock", "main", &on_n);
+	mn_off = perf_children_ev(fo, "offcpu-time", "main", &off_n);
+	printf("perf report: cpu-clock %.0f ns, burn %.2f%%, main %.2f%%; offcpu-time %.0f ns, main %.2f%%\n",
+	       on_n, bn, mn_on, off_n, mn_off);
+	CHECK_MSG(bn > 0 && mn_on > 0 && mn_off > 0 && on_n > 0 && off_n > 9e8,
+		  "perf report does not show the off-CPU recording's frames");
+	snprintf(html, sizeof(html), "%s/off.html", dir);
+	CHECK_EQ_INT(t_sh("%s convert -q -i %s --to html -o %s", perfev, fo, html), 0);
+	/* --unit ns: the clock events and offcpu-time only, not the sched_switch
+	 * samples (period 1) the off-CPU time is made of */
+	snprintf(args, sizeof(args), "--unit ns --time on:burn=%.2f --time on:main=%.2f --time off:main=%.2f "
+		 "--time both:burn=%.2f --time both:main=%.2f", bn, mn_on, mn_off,
+		 bn * on_n / (on_n + off_n), (mn_on * on_n + mn_off * off_n) / (on_n + off_n));
+	CHECK_MSG(browse(html, args) == 0, "the off-CPU flame graph failed in chromium");
 
 	/* 50k functions, a million frames */
 	snprintf(html, sizeof(html), "%s/synth.html", dir);

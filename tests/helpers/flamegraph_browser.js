@@ -17,6 +17,7 @@
  *        [--time MODE:NAME=PCT]  with the Time selector on MODE (on, off,
  *                                both), NAME is drawn PCT% of the width
  *        [--max-ms MS]           load and each interaction within MS
+ *        [--unit UNIT]           the page counts in UNIT (samples, ns, period)
  *        [--kind KIND]...        frames of this kind (kernel, jit, inline)
  *                                are drawn, in their palette
  *
@@ -42,6 +43,7 @@ for (let i = 2; i < process.argv.length; i += 2) {
 	case '--width': args.width.push(v); break;
 	case '--time': args.time.push(v); break;
 	case '--kind': args.kinds.push(v); break;
+	case '--unit': args.unit = v; break;
 	case '--search': args.search = v; break;
 	case '--zoom': args.zoom = v; break;
 	case '--zoom-hides': args.zoomHides = v; break;
@@ -171,6 +173,8 @@ async function main() {
 	if (!hook)
 		return;
 	const W = await ev('window.__flamegraph.width()');
+	if (args.unit)
+		check(hook.unit === args.unit, `the page counts in ${hook.unit}, expected ${args.unit}`);
 	const rects = () => ev('window.__flamegraph.rects()');
 	/* the canvas's own pixel at (x, y) in its CSS pixels: what was drawn */
 	const pixel = (x, y) => ev(`(() => { const c = document.getElementById('canvas'), d = window.devicePixelRatio || 1;
