@@ -282,6 +282,18 @@ async function main() {
 		const after = r ? await pixel(r.x + r.w / 2, r.y + 1) : null;
 		check(before && after && String(after.slice(0, 3)) === '230,0,230' && String(before.slice(0, 3)) !== '230,0,230',
 		      `the canvas pixel of '${term}' went from ${before} to magenta ${after}`);
+		/* the same as a regex (the checkbox), then a bad regex: said, not thrown */
+		await clickId('regex');
+		const esc = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		await ev(`(() => { const s = document.getElementById("search"); s.value = ${JSON.stringify('^(' + esc + '|no such frame)$')};
+			s.dispatchEvent(new Event("input")); })()`);
+		const rtext = await ev('document.getElementById("matched").textContent');
+		const rm = /Matched: ([0-9.]+)%/.exec(rtext);
+		check(rm && m && rm[1] === m[1], `regex search '^(${esc}|no such frame)$' shows '${rtext}'`);
+		await ev('(() => { const s = document.getElementById("search"); s.value = "(("; s.dispatchEvent(new Event("input")); })()');
+		const bad = await ev('document.getElementById("matched").textContent');
+		check(/^invalid regex/.test(bad), `a bad regex is said on the page: '${bad}'`);
+		await clickId('regex');
 		await ev('(() => { const s = document.getElementById("search"); s.value = ""; s.dispatchEvent(new Event("input")); })()');
 		rs = await rects();
 		check(!rs.some((x) => x.matched) && (await ev('document.getElementById("matched").textContent')) === '',
