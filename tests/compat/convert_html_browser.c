@@ -107,8 +107,11 @@ static const char sleep_src[] =
 	"__attribute__((noinline)) void burn(void) { for (unsigned long i = 0; i < 40000000; i++) sink += i; }\n"
 	"int main(void) { for (int i = 0; i < 5; i++) { nap(); burn(); } return 0; }\n";
 
-/* the widest frames perf report names (not bare addresses, which the
- * flame graph names [dso] or [unknown] as flamegraph tools do) */
+/* the widest user-space frames perf report names (not bare addresses,
+ * which the flame graph names [dso] or [unknown] as flamegraph tools do;
+ * not kernel functions such as the interrupt exits, spread over hundreds
+ * of stacks in slivers narrower than the half pixel below which a flame
+ * graph leaves a frame out) */
 static size_t perf_top(const char *file, char names[][128], double *pcts, size_t max)
 {
 	char out[160], line[4096];
@@ -124,7 +127,7 @@ static size_t perf_top(const char *file, char names[][128], double *pcts, size_t
 		int n = 0;
 
 		line[strcspn(line, "\n")] = 0;
-		if (line[0] == '#' || sscanf(line, " %lf%% %lf%% [%*c] %n", &c, &s, &n) != 2 || !n ||
+		if (line[0] == '#' || sscanf(line, " %lf%% %lf%% [.] %n", &c, &s, &n) != 2 || !n ||
 		    !strncmp(line + n, "0x", 2) || !line[n + strspn(line + n, "0123456789abcdef")] || strlen(line + n) >= 127 || strchr(line + n, '\''))
 			continue;
 		snprintf(names[k], 128, "%s", line + n);

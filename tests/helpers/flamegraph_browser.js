@@ -156,7 +156,7 @@ async function main() {
 	await page('Network.enable');
 	await page('Page.enable');
 	await page('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
-	await page('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false });
+	await page('Emulation.setDeviceMetricsOverride', { width: 1920, height: 1000, deviceScaleFactor: 1, mobile: false });
 	await page('Page.navigate', { url: pageUrl });
 	for (let i = 0; i < 300 && !loaded; i++)
 		await sleep(50);
