@@ -45,7 +45,9 @@ EX_SRC    := $(sort $(wildcard examples/*.c))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/flamegraph_assets.o
+# The flame graph's page, CSS and script (--to html), embedded as C strings.
+FG_ASSETS := cli/flamegraph/page.html cli/flamegraph/flamegraph.css cli/flamegraph/flamegraph.js
 STATIC    := $(BUILD)/libperfev.a
 SHARED    := $(BUILD)/libperfev.so.$(VERSION)
 SONAME    := libperfev.so.$(SOVERSION)
@@ -78,6 +80,15 @@ $(BUILD)/cli/%.o: cli/%.c $(wildcard include/perfev/*.h cli/*.h) Makefile
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Icli -c -o $@ $<
+
+$(BUILD)/gen/flamegraph_assets.c: $(FG_ASSETS) scripts/embed.sh
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMBED   $@")
+	$(Q)scripts/embed.sh $@ $(FG_ASSETS)
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(STATIC): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")

@@ -44,5 +44,6 @@ int cmd_inject(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 
 #endif

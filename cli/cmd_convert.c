@@ -25,6 +25,8 @@ static const struct conv_format formats[] = {
 	  "speedscope's file format, a sampled profile per thread" },
 	{ "chrome", conv_write_chrome, NULL, false,
 	  "Chrome trace-event JSON (samples, on-CPU slices) for Perfetto and about:tracing" },
+	{ "html", conv_write_html, NULL, false,
+	  "a self-contained interactive flame graph (--diff OLD: a differential one)" },
 };
 
 static unsigned format_flags(const struct conv_format *fmt)
@@ -113,6 +115,10 @@ int conv_run(struct conv *c)
 			  c->max_stack);
 		return EXIT_USAGE;
 	}
+	if (c->diff_old && strcmp(fmt->name, "html")) {
+		cli_error("--diff is for --to html only; give --to html, or leave --diff out");
+		return EXIT_USAGE;
+	}
 	if (c->value_name) {
 		if (!strcmp(c->value_name, "samples"))
 			c->value = CONV_VALUE_SAMPLES;
@@ -151,11 +157,16 @@ int conv_run(struct conv *c)
 	return ret;
 }
 
-int cmd_convert(int argc, char **argv)
+/* convert, and flamegraph: convert --to html, to flamegraph.html by default */
+static int convert_main(int argc, char **argv, bool flamegraph)
 {
 	struct conv c;
 	static const char *const usage[] = {
 		"perfev convert [-i perf.data] --to FORMAT [-o FILE] [options]",
+		NULL,
+	};
+	static const char *const fg_usage[] = {
+		"perfev flamegraph [-i perf.data] [-o flamegraph.html] [--diff OLD] [options]",
 		NULL,
 	};
 
@@ -163,8 +174,10 @@ int cmd_convert(int argc, char **argv)
 	c.max_stack = cli_max_stack_default();
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &c.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
-		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded, pprof, json", NULL, 0 },
-		{ OPT_STRING, 'o', "output", &c.output, "file", "output file (default stdout; '-': stdout)", NULL, 0 },
+		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded, pprof, json, firefox, speedscope, chrome, html", NULL, flamegraph ? OPT_HIDDEN : 0 },
+		{ OPT_STRING, 'o', "output", &c.output, "file", flamegraph ? "output file (default flamegraph.html; '-': stdout)" :
+		  "output file (default stdout; '-': stdout)", NULL, 0 },
+		{ OPT_STRING, 0, "diff", &c.diff_old, "old-file", "html: a differential flame graph of -i against this older file", NULL, 0 },
 		{ OPT_STRING, 0, "event", &c.event, "name", "only this event (default every event of the file)", NULL, 0 },
 		{ OPT_STRING, 0, "value", &c.value_name, "samples|period", "what a stack counts: its samples, or their period (default samples; period for offcpu-time)", NULL, 0 },
 		{ OPT_INT, 0, "max-stack", &c.max_stack, "n", "use at most n entries of each call chain (perf_event_max_stack)", NULL, 0 },
@@ -189,19 +202,40 @@ int cmd_convert(int argc, char **argv)
 		{ OPT_STRING, 0, "time", &c.fopts.time, "str", "time span: start,stop in seconds, or percent ranges 10%, 10%/2, 0%-10%", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
-	int first = opt_parse(argc, argv, opts, usage, 0, &c);
+	int first = opt_parse(argc, argv, opts, flamegraph ? fg_usage : usage, 0, &c);
 
 	if (first == OPT_HELP) {
-		printf("\nFormats:\n");
-		list_formats(stdout);
+		if (!flamegraph) {
+			printf("\nFormats:\n");
+			list_formats(stdout);
+		}
 		return EXIT_OK;
 	}
 	if (first < 0)
 		return EXIT_USAGE;
 	if (first < argc) {
-		cli_error("unexpected argument '%s'; perfev convert reads a file given with -i",
-			  argv[first]);
+		cli_error("unexpected argument '%s'; perfev %s reads a file given with -i",
+			  argv[first], flamegraph ? "flamegraph" : "convert");
 		return EXIT_USAGE;
 	}
+	if (flamegraph) {
+		if (c.to && strcmp(c.to, "html")) {
+			cli_error("perfev flamegraph writes html; for --to %s use 'perfev convert'", c.to);
+			return EXIT_USAGE;
+		}
+		c.to = "html";
+		if (!c.output)
+			c.output = "flamegraph.html";
+	}
 	return conv_run(&c);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	return convert_main(argc, argv, false);
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	return convert_main(argc, argv, true);
 }

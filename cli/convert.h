@@ -124,5 +124,6 @@ int conv_write_json(struct conv *c);
 int conv_write_firefox(struct conv *c);
 int conv_write_speedscope(struct conv *c);
 int conv_write_chrome(struct conv *c);
+int conv_write_html(struct conv *c);
 
 #endif

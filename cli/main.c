@@ -21,8 +21,9 @@ static int cmd_version(int argc, char **argv)
 static const struct cmd commands[] = {
 	{ "archive", cmd_archive, "pack the build-id cache files a recording needs" },
 	{ "buildid-list", cmd_buildid_list, "list the build ids a perf.data file names" },
-	{ "convert", cmd_convert, "write a perf.data file as folded stacks (flame graphs)" },
+	{ "convert", cmd_convert, "write a perf.data file for other tools: folded stacks, flame graphs, pprof, ..." },
 	{ "diff", cmd_diff, "compare the profiles of perf.data files (perf diff)" },
+	{ "flamegraph", cmd_flamegraph, "write an interactive flame graph (convert --to html)" },
 	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "record", cmd_record, "sample a command or targets into perf.data" },

@@ -19,7 +19,7 @@ PKGS=(
   libdebuginfod1             # loaded with dlopen() when DEBUGINFOD_URLS is set
   golang-go                  # go tool pprof reads convert --to pprof (tests/compat/convert_pprof)
   nodejs                     # JIT perf maps: node --perf-basic-prof; npm for tests/js
-  chromium                   # headless browser tests (the speedscope app)
+  chromium                   # headless browser tests (the html flame graph, the speedscope app)
 )
 # The browser and schema tests' npm packages (tests/js/package.json, pinned
 # by its package-lock.json: speedscope, ajv, puppeteer-core), installed
