@@ -181,7 +181,7 @@ int cmd_diff(int argc, char **argv)
 		{ OPT_INT, 'o', "order", &d.order, "n", "sort first by the values of file n (default 1; 0: by the baseline)", NULL, 0 },
 		{ OPT_STRING, 's', "sort", &o.sort, "key[,key...]", "pair and sort entries by comm, pid, dso, sym, cpu (default dso,sym)", NULL, 0 },
 		{ OPT_STRING, 0, "percentage", &o.percentage, "relative|absolute", "percentages of filtered entries: of what the filters keep, or of everything (default)", NULL, 0 },
-		{ OPT_STRING, 't', "field-separator", &d.sep, "separator", "columns separated by this, not padded ('.' is reserved, as in perf)", NULL, 0 },
+		{ OPT_STRING, 't', "field-separator", &d.sep, "separator", "columns separated by this instead of two spaces (perf's; '.' is reserved)", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &d.quiet, NULL, "no header lines", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &d.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &d.force, NULL, "read files owned by another user", NULL, 0 },

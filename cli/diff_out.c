@@ -23,9 +23,6 @@
 #include "cli.h"
 #include "diff.h"
 
-/* the current comparison's state (qsort has no context argument) */
-static struct diff *cur;
-
 static int sign64(int64_t v)
 {
 	return v < 0 ? -1 : v > 0;
@@ -118,9 +115,11 @@ static int key_sort(const struct pev_profile_entry *a, const struct pev_profile_
 	return key_collapse(a, b, k);
 }
 
-static int entry_collapse(const struct pev_profile_entry *a, const struct pev_profile_entry *b)
+/* the keys are the baseline's (every file is read with the same) */
+static int entry_collapse(const struct diff *d, const struct pev_profile_entry *a,
+			  const struct pev_profile_entry *b)
 {
-	const struct report *r = &cur->files[0];
+	const struct report *r = &d->files[0];
 
 	for (unsigned i = 0; i < r->nkeys; i++) {
 		int c = key_collapse(a, b, r->keys[i]);
@@ -131,25 +130,41 @@ static int entry_collapse(const struct pev_profile_entry *a, const struct pev_pr
 	return 0;
 }
 
-static int row_collapse_qs(const void *x, const void *y)
+static int row_collapse_qs(const void *x, const void *y, void *d)
 {
 	const struct diff_row *a = *(const struct diff_row *const *)x;
 	const struct diff_row *b = *(const struct diff_row *const *)y;
 
-	return entry_collapse(a->e, b->e);
+	return entry_collapse(d, a->e, b->e);
 }
 
-static int dent_collapse_qs(const void *x, const void *y)
+/* the dent of v (n, in the collapsed order) equal to e, or NULL */
+static const struct dent *find_dent(const struct diff *d, const struct dent *v, size_t n,
+				    const struct pev_profile_entry *e)
 {
-	return entry_collapse(((const struct dent *)x)->e, ((const struct dent *)y)->e);
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = entry_collapse(d, v[mid].e, e);
+
+		if (!c)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 /* the collapsed order, the first in perf's tree first among equals */
-static int dent_first_qs(const void *x, const void *y)
+static int dent_first_qs(const void *x, const void *y, void *arg)
 {
 	const struct dent *a = x, *b = y;
-	const struct report *r = &cur->files[0];
-	int c = entry_collapse(a->e, b->e);
+	const struct diff *d = arg;
+	const struct report *r = &d->files[0];
+	int c = entry_collapse(d, a->e, b->e);
 
 	for (unsigned i = 0; !c && i < r->nkeys; i++)
 		c = key_cmp(a->e, b->e, r->keys[i]);
@@ -159,7 +174,8 @@ static int dent_first_qs(const void *x, const void *y)
 /* File r's entries of event ev merged as perf diff merges them, in the
  * collapsed order; NULL (and *n 0) when there are none or no memory
  * (*err set). */
-static struct dent *merge_entries(struct report *r, long ev, size_t *n, int *err)
+static struct dent *merge_entries(struct diff *d, struct report *r, long ev, size_t *n,
+				  int *err)
 {
 	size_t ne = ev < 0 ? 0 : pev_profile_nr_entries(r->prof, (size_t)ev), k = 0;
 	struct dent *v;
@@ -177,9 +193,9 @@ static struct dent *merge_entries(struct report *r, long ev, size_t *n, int *err
 		v[i].e = pev_profile_entry(r->prof, (size_t)ev, i);
 		v[i].period = v[i].e->period;
 	}
-	qsort(v, ne, sizeof(*v), dent_first_qs);
+	qsort_r(v, ne, sizeof(*v), dent_first_qs, d);
 	for (size_t i = 0; i < ne; i++) {
-		if (k && !entry_collapse(v[k - 1].e, v[i].e)) {
+		if (k && !entry_collapse(d, v[k - 1].e, v[i].e)) {
 			v[k - 1].period += v[i].period;
 			continue;
 		}
@@ -189,9 +205,9 @@ static struct dent *merge_entries(struct report *r, long ev, size_t *n, int *err
 	return v;
 }
 
-static bool has_pairs(const struct diff_row *w)
+static bool has_pairs(const struct diff *d, const struct diff_row *w)
 {
-	for (int i = 1; i < cur->nfiles; i++)
+	for (int i = 1; i < d->nfiles; i++)
 		if (w->pair[i])
 			return true;
 	return false;
@@ -203,9 +219,10 @@ static int doubles_first(double a, double b)
 }
 
 /* larger values first, of file i's pairs */
-static int value_cmp(const struct diff_row *a, const struct diff_row *b, int i)
+static int value_cmp(const struct diff *d, const struct diff_row *a,
+		     const struct diff_row *b, int i)
 {
-	switch (cur->compute) {
+	switch (d->compute) {
 	case D_DELTA:
 		return doubles_first(a->delta[i], b->delta[i]);
 	case D_DELTA_ABS:
@@ -220,40 +237,43 @@ static int value_cmp(const struct diff_row *a, const struct diff_row *b, int i)
 
 /* perf's sort of the -o file's values: rows paired with it first; for
  * ratio and wdiff the dummy rows after the others */
-static int order_cmp(const struct diff_row *a, const struct diff_row *b, int i)
+static int order_cmp(const struct diff *d, const struct diff_row *a,
+		     const struct diff_row *b, int i)
 {
 	if (!a->pair[i] || !b->pair[i])
 		return !a->pair[i] && !b->pair[i] ? 0 : !a->pair[i] ? 1 : -1;
-	if (cur->compute != D_DELTA && cur->compute != D_DELTA_ABS &&
+	if (d->compute != D_DELTA && d->compute != D_DELTA_ABS &&
 	    (a->dummy || b->dummy))
 		return a->dummy && b->dummy ? 0 : a->dummy ? 1 : -1;
-	return value_cmp(a, b, i);
+	return value_cmp(d, a, b, i);
 }
 
 /* a file's column: rows with pairs (in any file) first, then those
  * paired with this file, then its values */
-static int column_cmp(const struct diff_row *a, const struct diff_row *b, int i)
+static int column_cmp(const struct diff *d, const struct diff_row *a,
+		      const struct diff_row *b, int i)
 {
-	bool pa = has_pairs(a), pb = has_pairs(b);
+	bool pa = has_pairs(d, a), pb = has_pairs(d, b);
 
 	if (!pa || !pb)
 		return !pa && !pb ? 0 : !pa ? 1 : -1;
 	if (!a->pair[i] || !b->pair[i])
 		return !a->pair[i] && !b->pair[i] ? 0 : !a->pair[i] ? 1 : -1;
-	return value_cmp(a, b, i);
+	return value_cmp(d, a, b, i);
 }
 
-static int row_output_cmp(const struct diff_row *a, const struct diff_row *b)
+static int row_output_cmp(const struct diff *d, const struct diff_row *a,
+			  const struct diff_row *b)
 {
-	const struct report *r = &cur->files[0];
+	const struct report *r = &d->files[0];
 	int c;
 
-	if (cur->order && (c = order_cmp(a, b, cur->order)))
+	if (d->order && (c = order_cmp(d, a, b, d->order)))
 		return c;
 	if ((c = -u64cmp(a->period, b->period)))	/* Baseline */
 		return c;
-	for (int i = 1; i < cur->nfiles; i++)
-		if ((c = column_cmp(a, b, i)))
+	for (int i = 1; i < d->nfiles; i++)
+		if ((c = column_cmp(d, a, b, i)))
 			return c;
 	for (unsigned i = 0; i < r->ncols; i++) {
 		if (r->cols[i].kind != C_KEY || r->cols[i].elided)
@@ -265,16 +285,17 @@ static int row_output_cmp(const struct diff_row *a, const struct diff_row *b)
 }
 
 /* stable: perf inserts equal rows after those already in its tree */
-static void merge_sort(struct diff_row **v, struct diff_row **tmp, size_t n)
+static void merge_sort(const struct diff *d, struct diff_row **v, struct diff_row **tmp,
+		       size_t n)
 {
 	if (n < 2)
 		return;
 	size_t h = n / 2, i = 0, j = h, k = 0;
 
-	merge_sort(v, tmp, h);
-	merge_sort(v + h, tmp, n - h);
+	merge_sort(d, v, tmp, h);
+	merge_sort(d, v + h, tmp, n - h);
 	while (i < h && j < n)
-		tmp[k++] = row_output_cmp(v[j], v[i]) < 0 ? v[j++] : v[i++];
+		tmp[k++] = row_output_cmp(d, v[j], v[i]) < 0 ? v[j++] : v[i++];
 	while (i < h)
 		tmp[k++] = v[i++];
 	while (j < n)
@@ -342,7 +363,7 @@ static int pair_file(struct diff *d, struct diff_table *t, int f)
 	struct report *r = &d->files[f];
 	size_t n, nrows = t->n;
 	int err;
-	struct dent *v = merge_entries(r, t->ev[f], &n, &err);
+	struct dent *v = merge_entries(d, r, t->ev[f], &n, &err);
 	bool *used = calloc(n ? n : 1, sizeof(*used));
 
 	t->dents[f] = v;
@@ -351,8 +372,7 @@ static int pair_file(struct diff *d, struct diff_table *t, int f)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nrows && n; i++) {
-		struct dent key = { .e = t->rows[i]->e };
-		const struct dent *m = bsearch(&key, v, n, sizeof(*v), dent_collapse_qs);
+		const struct dent *m = find_dent(d, v, n, t->rows[i]->e);
 
 		if (m) {
 			t->rows[i]->pair[f] = m;
@@ -419,11 +439,10 @@ static int diff_event(struct diff *d, size_t ev)
 	size_t n, kept = 0;
 	int ret = 0;
 
-	cur = d;
 	memset(&t, 0, sizeof(t));
 	t.ev[0] = (long)ev;
 	t.total[0] = file_total(d, 0, (long)ev);
-	t.dents[0] = merge_entries(r0, (long)ev, &n, &ret);
+	t.dents[0] = merge_entries(d, r0, (long)ev, &n, &ret);
 	if (ret < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
@@ -443,7 +462,7 @@ static int diff_event(struct diff *d, size_t ev)
 	}
 	/* -b: only the rows with a pair */
 	for (size_t i = 0; i < t.n; i++) {
-		if (d->baseline_only && !has_pairs(t.rows[i])) {
+		if (d->baseline_only && !has_pairs(d, t.rows[i])) {
 			free(t.rows[i]);
 			continue;
 		}
@@ -456,13 +475,13 @@ static int diff_event(struct diff *d, size_t ev)
 			t.base_total += t.rows[i]->period;
 	/* the collapsed tree's order, then perf's output sort (stable) */
 	if (t.n)
-		qsort(t.rows, t.n, sizeof(*t.rows), row_collapse_qs);
+		qsort_r(t.rows, t.n, sizeof(*t.rows), row_collapse_qs, d);
 	tmp = malloc((t.n ? t.n : 1) * sizeof(*tmp));
 	if (!tmp) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	merge_sort(t.rows, tmp, t.n);
+	merge_sort(d, t.rows, tmp, t.n);
 	free(tmp);
 	diff_print_table(d, &t);
 out:
