@@ -122,6 +122,11 @@ static int pick_events(struct conv *c)
 			fprintf(stderr, "  %s\n", conv_event_name(c, (uint32_t)i));
 		return EXIT_USAGE;
 	}
+	/* record --off-cpu's own sched:sched_switch samples (period 1, the
+	 * raw material of offcpu-time) are not shown unless asked for */
+	for (size_t i = 0; offcpu && !c->event && i < n; i++)
+		if (!strcmp(conv_event_name(c, (uint32_t)i), "sched:sched_switch"))
+			c->ev_on[i] = false;
 	if (c->value == CONV_VALUE_DEFAULT)
 		c->value = offcpu ? CONV_VALUE_PERIOD : CONV_VALUE_SAMPLES;
 	return EXIT_OK;
