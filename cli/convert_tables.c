@@ -241,11 +241,15 @@ struct conv_thread *conv_threads(const struct conv *c, size_t *n)
 		if (x->time > cur->last_time)
 			cur->last_time = x->time;
 	}
-	for (size_t i = 0; i < nt; i++) {
-		t[i].process = t[i].comm;
-		for (size_t j = 0; j < nt; j++)
-			if (t[j].pid == t[i].pid && t[j].tid == t[j].pid)
-				t[i].process = t[j].comm;
+	/* a process's threads are together (sorted by pid) */
+	for (size_t i = 0, j; i < nt; i = j) {
+		const char *main_comm = NULL;
+
+		for (j = i; j < nt && t[j].pid == t[i].pid; j++)
+			if (t[j].tid == t[j].pid)
+				main_comm = t[j].comm;
+		for (size_t k = i; k < j; k++)
+			t[k].process = main_comm ? main_comm : t[k].comm;
 	}
 	*n = nt;
 	return t;

@@ -59,9 +59,9 @@ struct conv_thread {
 	uint64_t first_time, last_time;
 };
 /* The threads of the shown samples (conv_sample_on), ordered by pid then
- * tid; *samples and *nsamples: pev_profile_samples.  Free with
- * conv_threads_free.  NULL (and *n = 0 when there are no samples, errno
- * ENOMEM when out of memory). */
+ * tid, *n of them; their idx index pev_profile_samples.  Free with
+ * conv_threads_free.  NULL and *n = 0 when no sample is shown (errno 0)
+ * or out of memory (errno ENOMEM). */
 struct conv_thread *conv_threads(const struct conv *c, size_t *n);
 void conv_threads_free(struct conv_thread *t, size_t n);
 /* The earliest and latest time of the shown samples (0 and 0: none). */

@@ -70,6 +70,7 @@ int main(int argc, char **argv)
 			  out, dir), 0);
 	snprintf(f, sizeof(f), "%s/bad.json", dir);
 	printf("a damaged file (the app must fail it):\n");
+	fflush(stdout);
 	CHECK_MSG(app(f, false) != 0, "the app check passed a file whose sample names frame 999999");
 	t_sh("rm -rf %s", dir);
 	return t_done();

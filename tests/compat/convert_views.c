@@ -61,14 +61,15 @@ static void all_formats_opts(const char *file, const char *script_opts, const ch
 
 /* Chrome's on-CPU slices of file against perf script's switch records
  * (written to sw), which must hold needle */
-static void check_switches(const char *file, const char *sw, const char *needle)
+static void check_switches(const char *file, const char *sw, const char *needle,
+			   const char *script_opts, const char *opts)
 {
 	CHECK_EQ_INT(t_sh("%s script -i %s --show-switch-events -F comm,pid,tid,time --ns > %s 2>/dev/null",
 			  PERF, file, sw), 0);
 	CHECK_MSG(!t_sh("grep -q '%s' %s", needle, sw), "%s: no %s (the case proves nothing)", file, needle);
-	CHECK_EQ_INT(t_sh("%s script -i %s -F comm,pid,tid,time,period,event,ip,sym,dso --ns > %s/script.txt 2>/dev/null",
-			  PERF, file, dir), 0);
-	check_format(file, "chrome", "", false, sw);
+	CHECK_EQ_INT(t_sh("%s script -i %s %s -F comm,pid,tid,time,period,event,ip,sym,dso --ns > %s/script.txt 2>/dev/null",
+			  PERF, file, script_opts, dir), 0);
+	check_format(file, "chrome", opts, false, sw);
 }
 
 static void all_formats(const char *file)
@@ -167,21 +168,24 @@ int main(void)
 	snprintf(sw, sizeof(sw), "%s/switches.txt", dir);
 	CHECK_EQ_INT(t_sh("%s record -q --switch-events -g -e cpu-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
 			  PERF, f, py), 0);
-	check_switches(f, sw, "PERF_RECORD_SWITCH OUT");
+	check_switches(f, sw, "PERF_RECORD_SWITCH OUT", "", "");
 
 	/* the same recorded by perfev */
 	snprintf(f, sizeof(f), "%s/swp.data", dir);
 	CHECK_EQ_INT(t_sh("%s record -q --switch-events -g -e cpu-clock -c 100000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
 			  perfev, f, py), 0);
-	check_switches(f, sw, "PERF_RECORD_SWITCH OUT");
+	check_switches(f, sw, "PERF_RECORD_SWITCH OUT", "", "");
 	/* system-wide: SWITCH_CPU_WIDE records, threads that ran before the
 	 * first sample (the times start at the first switch then), every
-	 * format */
+	 * format; the workload's threads only: python3 run through a link
+	 * named pyviews (other programs on a busy machine, python3s of other
+	 * tests included, may change their binaries between perf script and
+	 * perfev) */
 	snprintf(f, sizeof(f), "%s/sys.data", dir);
-	CHECK_EQ_INT(t_sh("%s record -q -a --switch-events -g -e cpu-clock -c 1000000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
-			  PERF, f, py), 0);
-	all_formats(f);
-	check_switches(f, sw, "PERF_RECORD_SWITCH_CPU_WIDE OUT");
+	CHECK_EQ_INT(t_sh("ln -s /usr/bin/python3 %s/pyviews && %s record -q -a --switch-events -g -e cpu-clock -c 1000000 -o %s -- %s/pyviews %s > /dev/null 2>&1",
+			  dir, PERF, f, dir, py), 0);
+	all_formats_opts(f, "--comms pyviews", "--comm pyviews");
+	check_switches(f, sw, "PERF_RECORD_SWITCH_CPU_WIDE OUT", "--comms pyviews", "--comm pyviews");
 
 	/* without switch records, the sched:sched_switch samples give the
 	 * slices (prev_pid out, next_pid in) */

@@ -11,7 +11,8 @@ its content against `perf script` of the same perf.data:
 SCRIPT: `perf script -F comm,pid,tid,time,period,event,ip,sym,dso --ns`
 (with call chains).  Per thread, the number of samples, the total weight
 (samples, or periods with --period), the sample times from the file's
-first sample (firefox, chrome; to the ns), the multiset of stacks (names
+first sample (firefox, chrome; to the ns), the process's name (the
+comm of its main thread, else the thread's), the multiset of stacks (names
 root first, tidied as stackcollapse-perf.pl tidies them, "[dso]" for
 code without a symbol) must equal perf's, and the thread name perf's
 last comm.  SWITCHES (chrome): `perf script --show-switch-events -F
@@ -118,6 +119,10 @@ def compare(fmt, ours, perf):
             b = sorted(x - perf_first for x in p['times'])
             check(a == b, '%s: %s sample times differ from perf script\'s: first %s' %
                   (fmt, tid, [(x, y) for x, y in zip(a, b) if x != y][:3]))
+        if 'process' in o:
+            main = perf.get((key[0], key[0]), p)
+            check(o['process'] == main['comm'], '%s: %s is in process %r, perf script %r' %
+                  (fmt, tid, o['process'], main['comm']))
         check(o['name'] == p['comm'], '%s: %s named %r, perf script %r' % (fmt, tid, o['name'], p['comm']))
         print('%s: %s (%s): %d samples, weight %d, %d distinct stacks, as perf script' %
               (fmt, tid, p['comm'], p['n'], p['weight'], len(p['stacks'])))
@@ -226,7 +231,8 @@ def firefox(path):
         key = (int(t['pid']), tid)
         check(key not in ours, 'thread %s twice' % (key,))
         check(t['isMainThread'] == (str(tid) == t['pid']), 'isMainThread')
-        ours[key] = dict(name=t['name'], n=ns, weight=sum(sm['weight']), stacks=stacks,
+        ours[key] = dict(name=t['name'], process=t['processName'], n=ns,
+                         weight=sum(sm['weight']), stacks=stacks,
                          times=[round(x * 10**6) for x in sm['time']])
     return ours
 
@@ -340,6 +346,8 @@ def chrome(path, switches):
     for key, o in ours.items():
         check(key in names, '%s without thread_name' % (key,))
         o['name'] = names[key]
+        check(key[0] in pnames, 'pid %d without process_name' % key[0])
+        o['process'] = pnames[key[0]]
     stack_slices_check(stack_slices, points, slices)
     if switches:
         want = collections.defaultdict(list)
