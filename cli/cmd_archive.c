@@ -24,6 +24,7 @@
 #include <perfev/perfev.h>
 #include <perfev/data.h>
 #include "cli.h"
+#include "input.h"
 #include "options.h"
 #include "buildid.h"
 
@@ -274,7 +275,7 @@ int cmd_archive(int argc, char **argv)
 	}
 	if (err < 0) {
 		cli_error("tar could not write '%s' (see its message above)", out);
-		unlink(out);
+		cli_unlink_partial(out);
 		goto out;
 	}
 	printf("Now please run:\n\n$ tar xvf %s -C ~/.debug\n\n"

@@ -90,6 +90,9 @@ static int close_output(struct conv *c, int ret)
 			cli_error("cannot write '%s': %s", c->out_name, strerror(err));
 		ret = EXIT_ERROR;
 	}
+	/* what was written: only once it is known to be written */
+	if (ret == EXIT_OK && !c->quiet && c->summary[0])
+		fprintf(stderr, "perfev: %s\n", c->summary);
 	return ret;
 }
 
@@ -141,7 +144,7 @@ int conv_run(struct conv *c)
 		if (ret == EXIT_OK)
 			ret = cli_report_cut(c->input, c->data);
 		else if (c->out_name && strcmp(c->out_name, "stdout"))
-			unlink(c->out_name);	/* no half-written file */
+			cli_unlink_partial(c->out_name);	/* no half-written file */
 		conv_release(c);
 		return ret;
 	}

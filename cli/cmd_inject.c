@@ -26,6 +26,7 @@
 #include <perfev/data.h>
 #include <perfev/jit.h>
 #include "cli.h"
+#include "input.h"
 #include "options.h"
 
 struct inject {
@@ -457,7 +458,7 @@ int cmd_inject(int argc, char **argv)
 	}
 	if (rc < 0) {
 		if (!j.pipe)
-			unlink(j.output);
+			cli_unlink_partial(j.output);
 	} else if (jit && !j.nr_pids)
 		cli_warn("'%s' maps no jitdump file (jit-PID.dump); nothing was injected", j.input);
 	pev_data_writer_free(j.w);

@@ -1,6 +1,7 @@
 /* perfev convert: loading a file into a profile that keeps its samples,
  * and what every writer shares (see convert.h). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,4 +285,13 @@ const char *conv_event_name(const struct conv *c, uint32_t event)
 	const char *name = pev_data_event_name(c->data, event);
 
 	return name ? name : "unknown";
+}
+
+void conv_summary(struct conv *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->summary, sizeof(c->summary), fmt, ap);
+	va_end(ap);
 }

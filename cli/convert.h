@@ -59,6 +59,10 @@ struct conv {
 	bool *ev_on;
 	size_t nevents;
 
+	/* What was written, one line (conv_summary): printed on stderr
+	 * once the output is closed without an error, unless -q. */
+	char summary[256];
+
 	/* The output, opened by the driver (stdout or -o). */
 	FILE *out;
 	const char *out_name;		/* for messages */
@@ -114,6 +118,8 @@ const char *conv_func_name(const struct pev_profile_frame *f, char *buf, size_t 
 /* The DSO's path as the file names it ("[kernel.kallsyms]" for the
  * kernel), "[unknown]" without one. */
 const char *conv_dso_path(const struct pev_profile_frame *f);
+/* Sets the summary line (printf format, no "perfev: ", no newline). */
+void conv_summary(struct conv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The event's name as perf prints it. */
 const char *conv_event_name(const struct conv *c, uint32_t event);
 

@@ -478,7 +478,7 @@ int conv_write_chrome(struct conv *c)
 	}
 	fputs("}}\n", o);
 	if (!c->quiet && !err && !ferror(c->out))
-		fprintf(stderr, "perfev: %zu threads, %zu stack frames, %zu on-CPU slices written to '%s'\n",
+		conv_summary(c, "%zu threads, %zu stack frames, %zu on-CPU slices written to '%s'",
 			nt, st.stacks.n, slices, c->out_name);
 	ch_release(&st);
 	for (size_t i = 0; sp && i < nt; i++)

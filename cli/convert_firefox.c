@@ -368,7 +368,7 @@ int conv_write_firefox(struct conv *c)
 		return EXIT_ERROR;
 	}
 	if (!c->quiet && !ferror(c->out))
-		fprintf(stderr, "perfev: %zu threads, %zu libraries written to '%s'\n", nt,
+		conv_summary(c, "%zu threads, %zu libraries written to '%s'", nt,
 			libs.n, c->out_name);
 	return EXIT_OK;
 }

@@ -507,7 +507,7 @@ int conv_write_json(struct conv *c)
 	if (ret != EXIT_OK)
 		return ret;
 	if (!c->quiet)
-		fprintf(stderr, "perfev: wrote %" PRIu64 " records (%" PRIu64 " samples) to %s\n",
+		conv_summary(c, "wrote %" PRIu64 " records (%" PRIu64 " samples) to %s\n",
 			j.records, j.samples, c->out_name);
 	return EXIT_OK;
 }

@@ -767,7 +767,7 @@ int conv_write_pprof(struct conv *c)
 	if (gzip_out(c, &out))
 		goto oom;
 	if (!c->quiet)
-		fprintf(stderr, "perfev: wrote %zu samples (%zu stacks, %zu locations, %zu functions) to %s\n",
+		conv_summary(c, "wrote %zu samples (%zu stacks, %zu locations, %zu functions) to %s",
 			shown, pp.nagg, pp.nloc, pp.nfn, c->out_name);
 	ret = EXIT_OK;
 	goto out;

@@ -163,7 +163,7 @@ int conv_write_speedscope(struct conv *c)
 	fwrite(text, 1, len, o);
 	fputs("]}\n", o);
 	if (!c->quiet && !ferror(c->out))
-		fprintf(stderr, "perfev: %zu threads, %zu frames written to '%s'\n", nt, fr.n,
+		conv_summary(c, "%zu threads, %zu frames written to '%s'", nt, fr.n,
 			c->out_name);
 	free(text);
 	ss_frames_release(&fr);

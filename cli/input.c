@@ -64,3 +64,13 @@ int cli_max_stack_default(void)
 	}
 	return v;
 }
+
+void cli_unlink_partial(const char *path)
+{
+	struct stat st;
+
+	/* never a device, a FIFO or a link: `-o /dev/null` as root must not
+	 * remove /dev/null */
+	if (path && !lstat(path, &st) && S_ISREG(st.st_mode))
+		unlink(path);
+}

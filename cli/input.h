@@ -21,4 +21,8 @@ int cli_report_cut(const char *path, const struct pev_data *d);
 /* perf's default --max-stack: kernel.perf_event_max_stack, 127 without. */
 int cli_max_stack_default(void);
 
+/* Removes a half-written output file after an error, only when path is a
+ * regular file (not a device such as /dev/full, a FIFO or a symlink). */
+void cli_unlink_partial(const char *path);
+
 #endif

@@ -223,6 +223,25 @@ int main(void)
 		CHECK_MSG(!t_sh("grep -q \"^perfev: error: cannot write '/dev/full': No space left on device$\" %s/err.txt && ! grep -q written %s/err.txt",
 				dir, dir), "--to %s -o /dev/full: not the one error line", fmts[i]);
 	}
+	/* a failed write removes a half-written regular file, never a
+	 * device: a full-disk node of the test's own (as root), for every
+	 * format (json's writer streams and cleans up on its own path) */
+	if (geteuid() == 0 && !t_sh("mknod %s/full c 1 7", dir)) {
+		static const char *const all[] = { "folded", "html", "pprof", "json", "firefox",
+						   "speedscope", "chrome" };
+
+		for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+			CHECK_EQ_INT(t_sh("%s convert -q -i %s --to %s -o %s/full > /dev/null 2>&1",
+					  perfev, f, all[i], dir), 1);
+			CHECK_MSG(!t_sh("test -c %s/full", dir),
+				  "--to %s -o DEVICE: the device node was removed", all[i]);
+			t_sh("test -c %s/full || (rm -f %s/full; mknod %s/full c 1 7)", dir, dir, dir);
+		}
+		/* inject too: its output, a device, stays */
+		CHECK_MSG(t_sh("%s inject -i %s -o %s/full > /dev/null 2>&1", perfev, f, dir) != 0,
+			  "inject -o a full device succeeded");
+		CHECK_MSG(!t_sh("test -c %s/full", dir), "inject -o DEVICE: the device node was removed");
+	}
 	t_sh("rm -rf %s", dir);
 	return t_done();
 }
