@@ -256,6 +256,42 @@ static int event_series(const struct conv *c, uint32_t event, bool offcpu)
 	return c->event || !strcmp(e, "cpu-clock") || !strcmp(e, "task-clock") ? 0 : -1;
 }
 
+/* The leaf node of (thread function, stack) pairs already walked: chains
+ * are interned, so a stack is walked once however many samples it has. */
+struct leaf_memo {
+	struct leaf_slot { uint64_t key, stack; uint32_t node; } *slot;
+	size_t cap, n;
+};
+
+static struct leaf_slot *memo_slot(struct leaf_memo *m, uint64_t key, uint64_t stack)
+{
+	size_t i = (size_t)mix(key * 0x9e3779b97f4a7c15ull ^ stack) & (m->cap - 1);
+
+	while (m->slot[i].key && (m->slot[i].key != key || m->slot[i].stack != stack))
+		i = (i + 1) & (m->cap - 1);
+	return &m->slot[i];
+}
+
+static int memo_put(struct leaf_memo *m, uint64_t key, uint64_t stack, uint32_t node)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		struct leaf_memo g = { .cap = m->cap ? m->cap * 2 : 4096 };
+
+		g.slot = calloc(g.cap, sizeof(*g.slot));
+		if (!g.slot)
+			return -ENOMEM;
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->slot[i].key)
+				*memo_slot(&g, m->slot[i].key, m->slot[i].stack) = m->slot[i];
+		g.n = m->n;
+		free(m->slot);
+		*m = g;
+	}
+	*memo_slot(m, key, stack) = (struct leaf_slot){ key, stack, node };
+	m->n++;
+	return 0;
+}
+
 int fg_tree_add(struct fg_tree *t, struct conv *c, unsigned series, bool offcpu)
 {
 	size_t ns;
@@ -263,6 +299,8 @@ int fg_tree_add(struct fg_tree *t, struct conv *c, unsigned series, bool offcpu)
 	uint32_t last_pid = 0, last_tid = 0;
 	const char *last_comm = NULL;
 	int64_t tf = -1;
+	struct leaf_memo memo = { 0 };
+	int err = 0;
 
 	free(t->frame_func);
 	t->nframe_func = pev_profile_nr_frames(c->prof);
@@ -291,19 +329,38 @@ int fg_tree_add(struct fg_tree *t, struct conv *c, unsigned series, bool offcpu)
 			last_pid = (uint32_t)s->pid;
 			last_tid = (uint32_t)s->tid;
 		}
-		int64_t node = tf < 0 ? -1 : child(t, 0, (uint32_t)tf);
-
-		for (size_t k = n; node >= 0 && k-- > 0;) {
-			int64_t f = frame_func(t, c, ids[k]);
-
-			node = f < 0 ? -1 : child(t, (uint32_t)node, (uint32_t)f);
+		if (tf < 0) {
+			err = -ENOMEM;
+			break;
 		}
-		if (node < 0)
-			return -ENOMEM;
+		/* the memo's key: the thread function (+1, so never 0) and
+		 * the stack (the chain, or the self frame above 2^32, or
+		 * none above 2^33) */
+		uint64_t key = (uint64_t)tf + 1;
+		uint64_t stack = !n ? 1ull << 33 : s->chain != UINT32_MAX ? s->chain :
+				 1ull << 32 | s->self;
+		struct leaf_slot *ls = memo.cap ? memo_slot(&memo, key, stack) : NULL;
+		int64_t node;
+
+		if (ls && ls->key) {
+			node = ls->node;
+		} else {
+			node = child(t, 0, (uint32_t)tf);
+			for (size_t k = n; node >= 0 && k-- > 0;) {
+				int64_t f = frame_func(t, c, ids[k]);
+
+				node = f < 0 ? -1 : child(t, (uint32_t)node, (uint32_t)f);
+			}
+			if (node < 0 || memo_put(&memo, key, stack, (uint32_t)node)) {
+				err = -ENOMEM;
+				break;
+			}
+		}
 		t->self[(size_t)node * t->nseries + sr] += v;
 		t->totals[sr] += v;
 	}
-	return 0;
+	free(memo.slot);
+	return err;
 }
 
 static int cmp_child(const void *a, const void *b, void *arg)
