@@ -133,25 +133,36 @@ static int fx_build(const struct conv *c, struct fx_libs *libs, const struct con
 {
 	size_t ns;
 	const struct pev_profile_sample *s = pev_profile_samples(c->prof, &ns);
+	/* chains are interned: each is walked into the stack table once
+	 * (its interned chain, or its own frame above 2^32 -> stack) */
+	struct conv_map memo = { 0 };
+	int err = 0;
 
-	for (size_t i = 0; i < th->n; i++) {
-		const uint32_t *ids;
-		size_t n = conv_frames(c, &s[th->idx[i]], &ids);
-		uint32_t stack = CONV_NONE;
+	for (size_t i = 0; i < th->n && !err; i++) {
+		const struct pev_profile_sample *sp = &s[th->idx[i]];
+		uint64_t key = sp->chain != UINT32_MAX ? sp->chain : 1ull << 32 | sp->self;
+		uint32_t stack = conv_map_get(&memo, key);
 
-		for (size_t j = n; j-- > 0;) {	/* root first */
-			uint32_t fr = fx_frame(c, libs, t, ids[j]);
+		if (stack == CONV_NONE) {
+			const uint32_t *ids;
+			size_t n = conv_frames(c, sp, &ids);
 
-			if (fr == CONV_NONE)
-				return -ENOMEM;
-			stack = conv_tree_add(&t->stacks, stack, fr);
-			if (stack == CONV_NONE)
-				return -ENOMEM;
+			for (size_t j = n; j-- > 0 && !err;) {	/* root first */
+				uint32_t fr = fx_frame(c, libs, t, ids[j]);
+
+				if (fr == CONV_NONE ||
+				    (stack = conv_tree_add(&t->stacks, stack, fr)) == CONV_NONE)
+					err = -ENOMEM;
+			}
+			/* a stack with no frames stays CONV_NONE (walked again: free) */
+			if (!err && stack != CONV_NONE && conv_map_add(&memo, key, stack) == CONV_NONE)
+				err = -ENOMEM;
 		}
-		if (vec_push(&t->sample_stack, stack))
-			return -ENOMEM;
+		if (!err && vec_push(&t->sample_stack, stack))
+			err = -ENOMEM;
 	}
-	return 0;
+	conv_map_release(&memo);
+	return err;
 }
 
 /* "name":[v0,v1,...], after the fields before it: from a function of the row */
