@@ -177,70 +177,99 @@ void conv_tree_release(struct conv_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static const struct pev_profile_sample *g_samples;	/* for the sort only */
-
-static int by_thread(const void *a, const void *b)
+static int by_pid_tid(const void *a, const void *b)
 {
-	const struct pev_profile_sample *x = &g_samples[*(const uint32_t *)a];
-	const struct pev_profile_sample *y = &g_samples[*(const uint32_t *)b];
+	const struct conv_thread *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+/* In O(samples): the distinct threads found with a hash map, sorted (they
+ * are few), then each thread's samples in their order in the file. */
 struct conv_thread *conv_threads(const struct conv *c, size_t *n)
 {
-	size_t ns = 0, nshown = 0, nt = 0;
+	size_t ns = 0, nshown = 0, nt = 0, cap = 0;
 	const struct pev_profile_sample *s = pev_profile_samples(c->prof, &ns);
 	uint32_t *idx = malloc((ns ? ns : 1) * sizeof(*idx));
+	uint32_t *which = malloc((ns ? ns : 1) * sizeof(*which));
 	struct conv_thread *t = NULL;
+	struct conv_map ids = { 0 };
+	size_t *slot = NULL;
 
 	*n = 0;
-	if (!idx) {
-		errno = ENOMEM;
-		return NULL;
+	if (!idx || !which)
+		goto oom;
+	for (size_t i = 0; i < ns; i++) {
+		if (!conv_sample_on(c, &s[i]))
+			continue;
+		uint64_t key = (uint64_t)(uint32_t)s[i].pid << 32 | (uint32_t)s[i].tid;
+		uint32_t k = conv_map_add(&ids, key, (uint32_t)nt);
+
+		if (k == CONV_NONE)
+			goto oom;
+		if (k == nt) {	/* a new thread */
+			if (nt == cap) {
+				size_t nc = cap ? cap * 2 : 16;
+				struct conv_thread *g = realloc(t, nc * sizeof(*t));
+
+				if (!g)
+					goto oom;
+				t = g;
+				cap = nc;
+			}
+			t[nt] = (struct conv_thread){ .pid = s[i].pid, .tid = s[i].tid,
+						      .first_time = s[i].time };
+			nt++;
+		}
+		which[i] = k;
+		t[k].n++;
+		nshown++;
 	}
-	for (size_t i = 0; i < ns; i++)
-		if (conv_sample_on(c, &s[i]))
-			idx[nshown++] = (uint32_t)i;
+	conv_map_release(&ids);
 	if (!nshown) {
 		free(idx);
+		free(which);
+		free(t);
 		errno = 0;
 		return NULL;
 	}
-	g_samples = s;
-	qsort(idx, nshown, sizeof(*idx), by_thread);
-	for (size_t i = 0; i < nshown; i++)
-		nt += !i || s[idx[i]].tid != s[idx[i - 1]].tid || s[idx[i]].pid != s[idx[i - 1]].pid;
-	t = calloc(nt, sizeof(*t));
-	if (!t) {
-		free(idx);
-		errno = ENOMEM;
-		return NULL;
+	/* the order: by pid, then tid; n is kept, as a thread's count */
+	for (size_t k = 0; k < nt; k++)
+		t[k].last_time = k;	/* its number, until placed */
+	qsort(t, nt, sizeof(*t), by_pid_tid);
+	slot = malloc(nt * sizeof(*slot));
+	if (!slot)
+		goto oom;
+	size_t *rank = calloc(nt, sizeof(*rank)), off = 0;
+
+	if (!rank)
+		goto oom;
+	for (size_t k = 0; k < nt; k++) {
+		rank[t[k].last_time] = k;
+		slot[k] = off;
+		t[k].idx = idx + off;
+		off += t[k].n;
+		t[k].n = 0;
+		t[k].last_time = 0;
 	}
-	nt = 0;
-	for (size_t i = 0; i < nshown; i++) {
-		const struct pev_profile_sample *x = &s[idx[i]];
+	for (size_t i = 0; i < ns; i++) {
+		if (!conv_sample_on(c, &s[i]))
+			continue;
+		struct conv_thread *cur = &t[rank[which[i]]];
+		const struct pev_profile_sample *x = &s[i];
 
-		if (!i || x->tid != s[idx[i - 1]].tid || x->pid != s[idx[i - 1]].pid) {
-			t[nt].pid = x->pid;
-			t[nt].tid = x->tid;
-			t[nt].idx = idx + i;
-			t[nt].first_time = x->time;
-			nt++;
-		}
-		struct conv_thread *cur = &t[nt - 1];
-
-		cur->n++;
+		idx[slot[rank[which[i]]] + cur->n++] = (uint32_t)i;
 		cur->comm = x->comm;
 		if (x->time < cur->first_time)
 			cur->first_time = x->time;
 		if (x->time > cur->last_time)
 			cur->last_time = x->time;
 	}
+	free(rank);
+	free(slot);
+	free(which);
 	/* a process's threads are together (sorted by pid) */
 	for (size_t i = 0, j; i < nt; i = j) {
 		const char *main_comm = NULL;
@@ -253,6 +282,14 @@ struct conv_thread *conv_threads(const struct conv *c, size_t *n)
 	}
 	*n = nt;
 	return t;
+oom:
+	conv_map_release(&ids);
+	free(slot);
+	free(which);
+	free(idx);
+	free(t);
+	errno = ENOMEM;
+	return NULL;
 }
 
 void conv_threads_free(struct conv_thread *t, size_t n)
