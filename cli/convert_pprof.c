@@ -541,6 +541,9 @@ static void label_num(struct pp *pp, struct pb *m, struct pb *out, const char *k
 	pb_int(m, L_KEY, str_id(pp, key));
 	pb_key(m, L_NUM, PB_VARINT);	/* 0 is a value here: written */
 	pb_varint(m, (uint64_t)v);
+	/* pprof drops a numeric label whose num and num_unit are both 0 (CPU
+	 * 0, pid 0): every numeric label has the unit "id" */
+	pb_int(m, L_NUM_UNIT, str_id(pp, "id"));
 	pb_msg(out, S_LABEL, m);
 }
 
