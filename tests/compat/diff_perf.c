@@ -125,7 +125,10 @@ int main(void)
 		"--sort sym,dso", "--sort dso,sym,comm", "--sort cpu",
 		"-C python3", "-S _PyEval_EvalFrameDefault,PyObject_Malloc",
 		"-d '[kernel.kallsyms]'", "--percentage relative -d '[kernel.kallsyms]'",
-		"--kallsyms /proc/kallsyms --symfs / -c ratio", "-t ,",
+		/* not --symfs /: perf 6.1 then leaves a [vdso] sample's
+		 * address unresolved (README; a CI failure when a sample
+		 * landed in the vDSO) */
+		"--kallsyms /proc/kallsyms -c ratio", "-t ,",
 		"-t '|' -p -F -c ratio", "-t ';' -c wdiff:1,1 -q", "-t , --sort comm,dso",
 		NULL,
 	};

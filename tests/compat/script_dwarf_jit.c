@@ -58,7 +58,13 @@ static void compare(const char *opts, bool unless_desync)
 	CHECK_MSG(strstr(b, "/jitted-") && strstr(b, "JS:"), "perf's output has no JIT frame");
 	CHECK_MSG(t_sh("grep -A1 'jitted-' %s | grep -q 'Builtins_\\|(/usr/bin/node)'", pb) == 0,
 		  "perf's output has no JIT frame followed by node's");
-	if (unless_desync && t_sh("grep -q '??:0+0x[0-9a-f]* (inlined)' %s", pb) == 0)
+	/* out of step: a "??:0" inline frame, or an inline frame not
+	 * followed by the frame of its own address (perf printed the
+	 * inline frames addr2line gave for another address: "IsText
+	 * (inlined)" where node has IsClassSetExpression, a CI failure) */
+	if (unless_desync && (t_sh("grep -q '??:0+0x[0-9a-f]* (inlined)' %s", pb) == 0 ||
+			      t_sh("awk '/ \\(inlined\\)$/ {a = $1; if ((getline n) > 0) {split(n, f, \" \"); if (f[1] != a) bad = 1}} END {exit !bad}' %s",
+				   pb) == 0))
 		printf("script %s: not compared, perf's addr2line reader went out of step\n", opts);
 	else if (t_first_diff(a, la, b, lb, &line, &start))
 		T_FAIL("script %s: first difference on line %zu:\nperfev: %.400s\nperf:   %.400s",
