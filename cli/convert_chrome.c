@@ -348,7 +348,7 @@ static int ch_switches(struct conv *c, const struct conv_thread *th, size_t nt,
 	for (size_t i = 0; !r && i < nt; i++)
 		order[i] = (uint32_t)i;
 	g_threads = th;
-	if (!r)
+	if (!r && nt)
 		qsort(order, nt, sizeof(*order), by_tid);
 	/* a pipe cannot be read twice: samples only */
 	if (!r && !pev_data_is_pipe(c->data) && pev_data_rewind(c->data) == 0)

@@ -327,7 +327,8 @@ static uint64_t loc_id(struct pp *pp, const uint32_t *ids, uint32_t n, bool self
 		pp->oom = true;
 		return 0;
 	}
-	memcpy(pp->pool + pp->npool, ids, n * sizeof(*ids));
+	if (n)
+		memcpy(pp->pool + pp->npool, ids, n * sizeof(*ids));
 	pp->npool += n;
 	return ++pp->nloc;
 }

@@ -239,7 +239,8 @@ static void add_out(struct rec_offcpu *oc, const struct pev_record *rec)
 			return;
 		}
 		oc->pool = p;
-		memcpy(oc->pool + oc->npool, seg.ips, seg.nr * sizeof(*p));
+		if (seg.nr)
+			memcpy(oc->pool + oc->npool, seg.ips, seg.nr * sizeof(*p));
 		oc->npool += seg.nr;
 		e.nr += seg.nr;
 	}
@@ -406,7 +407,8 @@ static void emit(struct rec *r, const struct thr *t, uint64_t t_in, uint32_t cpu
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		a[n++] = t->nr + 1;
 		a[n++] = PERF_CONTEXT_USER;
-		memcpy(&a[n], t->ips, t->nr * sizeof(*a));
+		if (t->nr)
+			memcpy(&a[n], t->ips, t->nr * sizeof(*a));
 		n += t->nr;
 	}
 	if (st & PERF_SAMPLE_CGROUP)
@@ -474,7 +476,8 @@ int rec_offcpu_flush(struct rec *r)
 
 	if (!oc || given_up(r))
 		return 0;
-	qsort(oc->ev, oc->nev, sizeof(*oc->ev), cmp_ev);
+	if (oc->nev)	/* qsort's array must not be NULL, even empty */
+		qsort(oc->ev, oc->nev, sizeof(*oc->ev), cmp_ev);
 	oc->nout = 0;
 	for (size_t i = 0; i < oc->nev && !oc->err; i++)
 		pair(r, &oc->ev[i], &ncarry);
