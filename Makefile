@@ -43,6 +43,7 @@ FAULT_SRC := $(sort $(wildcard tests/fault/*.c))
 TEST_HELPERS := $(sort $(wildcard tests/helpers/*.c))
 EX_SRC    := $(sort $(wildcard examples/*.c))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/flamegraph_assets.o
@@ -59,7 +60,7 @@ TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:
 	     $(FAULT_SRC:%.c=$(BUILD)/%)
 TEST_SHARED_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/shared/%)
 HELPER_BINS := $(TEST_HELPERS:%.c=$(BUILD)/%)
-EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
+EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%) $(BENCH_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
@@ -142,6 +143,12 @@ $(BUILD)/examples/%: examples/%.c $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EX      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(DEPLIBS)
+
+# Benchmark programs (bench/*.c), run by the bench/*.sh scripts.
+$(BUILD)/bench/%: bench/%.c $(STATIC)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  BENCH   $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
 $(BUILD)/perfev.pc: perfev.pc.in Makefile
 	@mkdir -p $(@D)

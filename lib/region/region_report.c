@@ -84,7 +84,10 @@ static void finish(struct pev_region_count *o)
 
 	if (o->calls)
 		o->overhead /= (double)o->calls;
-	if (o->running == 0)
+	/* Equal times (both 0 too: reads within one time slice of a page
+	 * without cap_user_time) need no scaling; running 0 alone is perf's
+	 * <not counted>. */
+	if (o->running == 0 && o->enabled)
 		v = 0;
 	else if (o->running != o->enabled)
 		v = v * (double)o->enabled / (double)o->running;
@@ -183,7 +186,7 @@ static void text_row(FILE *f, const struct reg_event *ev, const struct pev_regio
 
 	if (c->error)
 		snprintf(val, sizeof(val), "<not supported>");
-	else if (c->calls && !c->running)
+	else if (c->calls && !c->running && c->enabled)
 		snprintf(val, sizeof(val), "<not counted>");
 	else if (!strcmp(ev->unit, "msec"))
 		snprintf(val, sizeof(val), "%.6f", shown(ev, c->scaled));
