@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <perfev/region.h>
 #include <perfev/arch.h>
+#include <perfev/user_page.h>
 
 #define REG_CALIB_PAIRS 8
 #define REG_CHUNK 32		/* regions per chunk of a thread's table */
@@ -96,6 +97,8 @@ struct reg_global {
 	int nr_groups;
 	bool calibrate;
 	struct pev_user_access ua;
+	const struct pev_user_page_hw *hw; /* page reads: NULL = this CPU's
+					    * instructions (tests: emulated) */
 	struct reg_thread *threads;
 	pthread_key_t key;
 	/* names already reported once (end without begin) */

@@ -267,7 +267,9 @@ static bool read_pages(struct reg_thread *t, const struct reg_tgroup *g, uint64_
 		struct pev_user_page_snapshot s;
 		struct pev_user_count c;
 
-		if (pev_user_page_read(t->pc[e], &s) < 0 || pev_user_page_count(&s, &c) < 0)
+		if ((pev__reg.hw ? pev_user_page_read_hw(t->pc[e], pev__reg.hw, &s)
+				 : pev_user_page_read(t->pc[e], &s)) < 0 ||
+		    pev_user_page_count(&s, &c) < 0)
 			return false;
 		out[e * 3] = c.value;
 		/* The page's times are those of the last update; bring them to
