@@ -114,7 +114,8 @@ void pev__reg_thread_close(struct reg_thread *t);
 /* Read every event into out[nr_events][3]; events not open read 0. */
 void pev__reg_read(struct reg_thread *t, uint64_t *out);
 
-/* region.c */
+/* region_util.c */
+extern pthread_mutex_t pev__reg_say_lock;
 void pev__reg_say_once(const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pev__reg_comm(pid_t tid, char *buf, size_t size);

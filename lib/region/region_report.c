@@ -172,6 +172,16 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A number as JSON and CSV write it: ns resolution for msec values, the
+ * shortest exact form otherwise. */
+static void num(FILE *f, const struct reg_event *ev, double v)
+{
+	if (!strcmp(ev->unit, "msec"))
+		fprintf(f, "%.6f", v);
+	else
+		fprintf(f, "%.15g", v);
+}
+
 /* The value in the unit it is printed in: msec for the clocks. */
 static double shown(const struct reg_event *ev, double v)
 {
@@ -243,11 +253,14 @@ static void write_one(FILE *f, enum fmt fmt, const struct reg_thread *t,
 			json_str(f, ev->name);
 			fprintf(f, ", \"unit\": ");
 			json_str(f, ev->unit);
-			fprintf(f, ", \"value\": %.17g, \"raw\": %llu, \"enabled\": %llu, "
-				"\"running\": %llu, \"fraction\": %.17g, \"overhead\": %.17g, \"error\": ",
-				shown(ev, c.scaled), (unsigned long long)c.raw,
+			fprintf(f, ", \"value\": ");
+			num(f, ev, shown(ev, c.scaled));
+			fprintf(f, ", \"raw\": %llu, \"enabled\": %llu, \"running\": %llu, "
+				"\"fraction\": %.6f, \"overhead\": ", (unsigned long long)c.raw,
 				(unsigned long long)c.enabled, (unsigned long long)c.running,
-				c.fraction, shown(ev, c.overhead));
+				c.fraction);
+			num(f, ev, shown(ev, c.overhead));
+			fprintf(f, ", \"error\": ");
 			if (c.error)
 				json_str(f, strerror(c.error));
 			else
@@ -259,11 +272,15 @@ static void write_one(FILE *f, enum fmt fmt, const struct reg_thread *t,
 			csv_str(f, t->comm);
 			fprintf(f, ",%llu,", (unsigned long long)calls);
 			csv_str(f, ev->name);
-			fprintf(f, ",%.17g,", shown(ev, c.scaled));
+			fputc(',', f);
+			num(f, ev, shown(ev, c.scaled));
+			fputc(',', f);
 			csv_str(f, ev->unit);
-			fprintf(f, ",%llu,%llu,%llu,%.17g,%.17g,", (unsigned long long)c.raw,
+			fprintf(f, ",%llu,%llu,%llu,%.6f,", (unsigned long long)c.raw,
 				(unsigned long long)c.enabled, (unsigned long long)c.running,
-				c.fraction, shown(ev, c.overhead));
+				c.fraction);
+			num(f, ev, shown(ev, c.overhead));
+			fputc(',', f);
 			if (c.error)
 				csv_str(f, strerror(c.error));
 			fputc('\n', f);

@@ -12,6 +12,7 @@
 #include "testutil.h"
 /* The library's own sources, so that the shared-library build of this
  * test reaches the internals too. */
+#include "region/region_util.c"
 #include "region/region.c"
 #include "region/region_read.c"
 #include "region/region_report.c"
