@@ -157,9 +157,15 @@ static void atfork_child(void)
 	 * child starts its own report (with the same events). */
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_mutex_init(&pev__reg_say_lock, NULL);
-	for (struct reg_thread *t = g->threads; t; t = t->next)
+	for (struct reg_thread *t = g->threads, *next; t; t = next) {
+		next = t->next;
 		if (!t->dead)
 			pev__reg_thread_close(t);
+		/* Kept (not freed: other threads' memory may be mid-use in
+		 * the parent's image), out of the report. */
+		t->next = g->forked;
+		g->forked = t;
+	}
 	g->threads = NULL;
 	self = NULL;
 	pthread_setspecific(g->key, NULL);

@@ -100,6 +100,7 @@ struct reg_global {
 	const struct pev_user_page_hw *hw; /* page reads: NULL = this CPU's
 					    * instructions (tests: emulated) */
 	struct reg_thread *threads;
+	struct reg_thread *forked;	/* the parent's, in a forked child */
 	pthread_key_t key;
 	/* names already reported once (end without begin) */
 	char **said;
