@@ -74,7 +74,7 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-arm64 fuzz-drivers check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps
+.PHONY: all lib cli tests examples check check-san check-arm64 fuzz-drivers unit-tests check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
@@ -178,19 +178,22 @@ check-san: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined all
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-san
 
-# arm64, on any host: cross-build everything (ARCH=arm64 into build-arm64/),
-# then run the unit tests (static and shared) and every fuzz harness's
+# arm64, on any host: cross-build (ARCH=arm64 into build-arm64/) the
+# library, CLI, examples and what runs under qemu (the live, compat and
+# fault tests need perf_event_open, which qemu-user lacks: `make ARCH=arm64`
+# builds them), then run the unit tests (static and shared) and every fuzz harness's
 # committed corpus (through tests/arm64/fuzz_driver.c, no libFuzzer) under
 # qemu-aarch64.  tests/arm64/skips lists what cannot run there, and why.
 FUZZ_DRIVERS := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 fuzz-drivers: $(FUZZ_DRIVERS)
+unit-tests: $(UNIT_SRC:%.c=$(BUILD)/%) $(TEST_SHARED_BINS)
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/arm64/fuzz_driver.c $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZDRV $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/arm64/fuzz_driver.c $< $(STATIC) $(DEPLIBS)
 
 check-arm64: deps
-	$(Q)$(MAKE) --no-print-directory ARCH=arm64 all fuzz-drivers
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 lib cli examples unit-tests fuzz-drivers
 	$(Q)tests/arm64/run.sh build-arm64
 
 # The unit, library and CLI tests under valgrind memcheck (every perfev they
