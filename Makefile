@@ -54,6 +54,7 @@ FAULT_SRC := $(sort $(wildcard tests/fault/*.c))
 TEST_HELPERS := $(sort $(wildcard tests/helpers/*.c))
 EX_SRC    := $(sort $(wildcard examples/*.c))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/flamegraph_assets.o
@@ -70,7 +71,7 @@ TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:
 	     $(FAULT_SRC:%.c=$(BUILD)/%)
 TEST_SHARED_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/shared/%)
 HELPER_BINS := $(TEST_HELPERS:%.c=$(BUILD)/%)
-EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%)
+EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%) $(BENCH_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
@@ -158,6 +159,12 @@ $(BUILD)/examples/%: examples/%.c $(STATIC)
 	@$(if $(Q),echo "  EX      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(DEPLIBS)
 
+# Benchmark programs (bench/*.c), run by the bench/*.sh scripts.
+$(BUILD)/bench/%: bench/%.c $(STATIC)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  BENCH   $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+
 $(BUILD)/perfev.pc: perfev.pc.in Makefile
 	@mkdir -p $(@D)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' $< >$@
@@ -223,10 +230,20 @@ bench: deps
 # FUZZ_SECONDS=N` runs each on its seed corpus for N seconds.
 FUZZ_SECONDS ?= 20
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(LIB_HDRS)
+# The library is compiled once (instrumented for coverage, not linked with
+# libFuzzer's main) into an archive that every harness links.
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
+build-fuzz/obj/%.o: %.c $(LIB_HDRS) Makefile
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+build-fuzz/libperfev-fuzz.a: $(FUZZ_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+build-fuzz/%: tests/fuzz/%.c build-fuzz/libperfev-fuzz.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $<")
-	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(DEPLIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/libperfev-fuzz.a $(DEPLIBS) -lpthread
 fuzz: $(FUZZ_BINS)
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
