@@ -32,8 +32,8 @@ struct pev_user_access {
 				 * (0 never, 1 tasks with a mapped event, 2
 				 * always); -1 when absent */
 	bool pmu;		/* a core PMU exists (x86: devices/cpu or
-				 * cpu_core; arm64: a devices/armv8_* or
-				 * devices/*pmu* with format/rdpmc) */
+				 * cpu_core; arm64: a PMU folder under
+				 * devices with format/rdpmc) */
 };
 
 /* Fill ua for arch from the files under root ("/" when NULL; tests give a
