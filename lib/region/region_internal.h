@@ -17,6 +17,8 @@ struct reg_event {
 	struct perf_event_attr attr;	/* as every thread opens it */
 	char *name;			/* as perf prints it ("task-clock:u") */
 	char *unit;			/* "msec" or a sysfs unit, or "" */
+	char *path;			/* uprobe_path / kprobe_func that
+					 * attr.config1 points to (ours), or NULL */
 	double scale;			/* sysfs .scale, 1.0 otherwise */
 	int group;			/* index in reg_global.groups */
 	bool swctx;			/* never multiplexed (software context) */
