@@ -8,11 +8,13 @@
  *    probed with a raw perf_event_open): task-clock counts in every thread,
  *    cycles gives the kernel's errno in every thread, one message.
  * Each case runs in a child (this binary, with a mode argument) whose
- * stderr is captured; the child prints its counts on stdout. */
+ * stderr is captured; the child prints its counts on stdout.  "Once":
+ * the stderr of 8 threads x 3 regions x 5 calls is that of a single
+ * begin/end in one thread, and names the spec. */
 #include <pthread.h>
 #include "region_util.h"
 
-#define NT 6
+#define NT 8
 #define CALLS 5
 #define BAD "rt-no-such-event"
 
@@ -39,13 +41,20 @@ static void *run_regions(void *arg)
 
 /* The child: NT threads run the regions; prints "nr N", then per thread
  * "tid T ev E calls C raw R error X" of e_one, then the totals
- * "total REGION calls C". */
+ * "total REGION calls C".  Modes "once" and "once-init": one begin/end in
+ * one thread, nothing printed (the stderr to compare with). */
 static int child(const char *mode)
 {
 	pthread_t th[NT];
 	struct worker w[NT];
 	pthread_barrier_t bar;
 
+	if (!strncmp(mode, "once", 4)) {
+		pev_region_init(strcmp(mode, "once-init") ? NULL : BAD);
+		pev_region_begin("e_one");
+		pev_region_end("e_one");
+		return 0;
+	}
 	if (!strcmp(mode, "init"))
 		printf("init %d\n", pev_region_init(BAD));
 	else
@@ -114,6 +123,22 @@ static void show(const char *what, const struct t_run *r)
 	printf("-- %s: exit %d\nstdout:\n%sstderr:\n%s", what, r->exit_code, r->out, r->err);
 }
 
+/* The message is printed once: stderr of the run with NT threads x 3
+ * regions x CALLS calls is the same as that of one begin/end in one
+ * thread (mode once_mode, same environment), which names word. */
+static void check_once(const struct t_run *r, const char *once_mode, const char *const env[],
+		       const char *word)
+{
+	struct t_run one;
+
+	rt_run_child(once_mode, env, &one);
+	CHECK_EQ_INT(one.exit_code, 0);
+	CHECK_MSG(rt_lines_with(one.err, word) >= 1, "one call: no message naming %s on stderr", word);
+	CHECK_MSG(!strcmp(one.err, r->err), "the message is not printed once: stderr of one call:\n%s"
+		  "differs from that of %d threads x 3 regions x %d calls:\n%s", one.err, NT, CALLS, r->err);
+	t_run_free(&one);
+}
+
 int main(int argc, char **argv)
 {
 	struct t_run r;
@@ -122,10 +147,11 @@ int main(int argc, char **argv)
 		return child(argv[1]);
 
 	/* Does not parse: from PERFEV_EVENTS. */
-	rt_run_child("env", (const char *const[]){ "PERFEV_EVENTS=" BAD, "PERFEV_OUTPUT=none", NULL }, &r);
+	const char *const env_bad[] = { "PERFEV_EVENTS=" BAD, "PERFEV_OUTPUT=none", NULL };
+	rt_run_child("env", env_bad, &r);
 	show("PERFEV_EVENTS=" BAD, &r);
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK_EQ_INT(rt_lines_with(r.err, BAD), 1);
+	check_once(&r, "once", env_bad, BAD);
 	CHECK_LINE(r.out, "init %d", -EINVAL);
 	CHECK_LINE(r.out, "nr 0");
 	for (int i = 0; i < NT; i++)
@@ -134,10 +160,11 @@ int main(int argc, char **argv)
 	t_run_free(&r);
 
 	/* Does not parse: given to pev_region_init. */
-	rt_run_child("init", (const char *const[]){ "PERFEV_OUTPUT=none", NULL }, &r);
+	const char *const env_none[] = { "PERFEV_OUTPUT=none", NULL };
+	rt_run_child("init", env_none, &r);
 	show("pev_region_init(\"" BAD "\")", &r);
 	CHECK_EQ_INT(r.exit_code, 0);
-	CHECK_EQ_INT(rt_lines_with(r.err, BAD), 1);
+	check_once(&r, "once-init", env_none, BAD);
 	CHECK_LINE(r.out, "init %d", -EINVAL);
 	CHECK_LINE(r.out, "nr 0");
 	check_totals(r.out);
@@ -149,11 +176,12 @@ int main(int argc, char **argv)
 		printf("note: this machine opens cycles (a PMU): the refused-event case is not run\n");
 		return t_done();
 	}
-	rt_run_child("env", (const char *const[]){ "PERFEV_EVENTS=task-clock,cycles", "PERFEV_OUTPUT=none", NULL }, &r);
+	const char *const env_cy[] = { "PERFEV_EVENTS=task-clock,cycles", "PERFEV_OUTPUT=none", NULL };
+	rt_run_child("env", env_cy, &r);
 	show("PERFEV_EVENTS=task-clock,cycles", &r);
 	CHECK_EQ_INT(r.exit_code, 0);
+	check_once(&r, "once", env_cy, "cycles");
 	CHECK_EQ_INT(rt_lines_with(r.err, "cycles"), 1);
-	CHECK_EQ_INT(rt_lines(r.err), 1);
 	CHECK_LINE(r.out, "init 0");
 	CHECK_LINE(r.out, "nr 2");
 	for (int i = 0; i < NT; i++) {
