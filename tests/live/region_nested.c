@@ -3,7 +3,8 @@
  * counts its inner regions' hits plus its own; repeats add up and `calls`
  * is exact; overlapping regions each count their own span; a region begun
  * again inside itself counts both calls (the sum of end - begin over its
- * calls); 16 levels deep, level k counts the hits of levels k..15. */
+ * calls), and an end closes the innermost open call of its name; 16
+ * levels deep, level k counts the hits of levels k..15. */
 #include "region_util.h"
 
 #define DEPTH 16
@@ -74,6 +75,19 @@ int main(void)
 	pev_region_end("rec");
 	RT_CHECK_EXACT("rec", 0, 0, 2, 23);
 	RT_CHECK_EXACT("rec", 0, 1, 2, 9);
+
+	/* An end closes the innermost open call of its name: the outer one
+	 * is still open, the inner one counted 5 (not 10 + 5). */
+	pev_region_begin("rec2");
+	hits(10, 1);
+	pev_region_begin("rec2");
+	hits(5, 2);
+	pev_region_end("rec2");
+	RT_CHECK_EXACT("rec2", 0, 0, 1, 5);
+	RT_CHECK_EXACT("rec2", 0, 1, 1, 2);
+	hits(3, 4);
+	pev_region_end("rec2");
+	RT_CHECK_EXACT("rec2", 0, 0, 2, 23);
 
 	/* Deep: level k opens, hits once, opens level k + 1. */
 	for (int rep = 0; rep < 3; rep++) {
