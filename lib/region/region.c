@@ -21,58 +21,7 @@
 #define DEFAULT_SW "{task-clock,context-switches,page-faults}"
 #define DEFAULT_HW "{cycles,instructions,branches,branch-misses}"
 
-struct reg_global pev__reg = { .lock = PTHREAD_MUTEX_INITIALIZER };
-/* The said-once list has its own lock: callers may hold pev__reg.lock. */
-static pthread_mutex_t say_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static __thread struct reg_thread *self __attribute__((tls_model("initial-exec")));
-
-void pev__reg_say_once(const char *key, const char *fmt, ...)
-{
-	struct reg_global *g = &pev__reg;
-	va_list ap;
-	char **n;
-
-	pthread_mutex_lock(&say_lock);
-	for (size_t i = 0; i < g->nr_said; i++) {
-		if (!strcmp(g->said[i], key)) {
-			pthread_mutex_unlock(&say_lock);
-			return;
-		}
-	}
-	n = realloc(g->said, (g->nr_said + 1) * sizeof(*n));
-	if (n) {
-		g->said = n;
-		g->said[g->nr_said] = strdup(key);
-		if (g->said[g->nr_said])
-			g->nr_said++;
-	}
-	va_start(ap, fmt);
-	fputs("perfev region: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	pthread_mutex_unlock(&say_lock);
-}
-
-void pev__reg_comm(pid_t tid, char *buf, size_t size)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)tid);
-	buf[0] = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		n = 0;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-}
 
 /* Software-context PMUs: never multiplexed, safe to group with each other. */
 static bool swctx_pmu(const char *pmu)
@@ -218,10 +167,16 @@ static void atfork_child(void)
 	/* The parent's counters count the parent's threads: drop them; the
 	 * child starts its own report (with the same events). */
 	pthread_mutex_init(&g->lock, NULL);
-	pthread_mutex_init(&say_lock, NULL);
-	for (struct reg_thread *t = g->threads; t; t = t->next)
+	pthread_mutex_init(&pev__reg_say_lock, NULL);
+	for (struct reg_thread *t = g->threads, *next; t; t = next) {
+		next = t->next;
 		if (!t->dead)
 			pev__reg_thread_close(t);
+		/* Kept (not freed: other threads' memory may be mid-use in
+		 * the parent's image), out of the report. */
+		t->next = g->forked;
+		g->forked = t;
+	}
 	g->threads = NULL;
 	self = NULL;
 	pthread_setspecific(g->key, NULL);

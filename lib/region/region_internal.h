@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <perfev/region.h>
 #include <perfev/arch.h>
+#include <perfev/user_page.h>
 
 #define REG_CALIB_PAIRS 8
 #define REG_CHUNK 32		/* regions per chunk of a thread's table */
@@ -98,7 +99,10 @@ struct reg_global {
 	int nr_groups;
 	bool calibrate;
 	struct pev_user_access ua;
+	const struct pev_user_page_hw *hw; /* page reads: NULL = this CPU's
+					    * instructions (tests: emulated) */
 	struct reg_thread *threads;
+	struct reg_thread *forked;	/* the parent's, in a forked child */
 	pthread_key_t key;
 	/* names already reported once (end without begin) */
 	char **said;
@@ -113,7 +117,8 @@ void pev__reg_thread_close(struct reg_thread *t);
 /* Read every event into out[nr_events][3]; events not open read 0. */
 void pev__reg_read(struct reg_thread *t, uint64_t *out);
 
-/* region.c */
+/* region_util.c */
+extern pthread_mutex_t pev__reg_say_lock;
 void pev__reg_say_once(const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pev__reg_comm(pid_t tid, char *buf, size_t size);

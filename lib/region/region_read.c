@@ -267,9 +267,21 @@ static bool read_pages(struct reg_thread *t, const struct reg_tgroup *g, uint64_
 		struct pev_user_page_snapshot s;
 		struct pev_user_count c;
 
-		if (pev_user_page_read(t->pc[e], &s) < 0 || pev_user_page_count(&s, &c) < 0)
+		if ((pev__reg.hw ? pev_user_page_read_hw(t->pc[e], pev__reg.hw, &s)
+				 : pev_user_page_read(t->pc[e], &s)) < 0 ||
+		    pev_user_page_count(&s, &c) < 0)
 			return false;
 		out[e * 3] = c.value;
+		/* The page's times are those of the last update; bring them to
+		 * now whenever the page can (pev_user_page_count does only when
+		 * they differ, all that scaling one read needs), so that a
+		 * region inside one time slice has its true times. */
+		if (s.tc.cap_user_time && s.cycles_valid) {
+			uint64_t d = pev_time_conv_delta(&s.tc, s.cycles);
+
+			c.enabled = s.time_enabled + d;
+			c.running = s.time_running + d;
+		}
 		out[e * 3 + 1] = c.enabled;
 		out[e * 3 + 2] = c.running;
 	}

@@ -84,7 +84,10 @@ static void finish(struct pev_region_count *o)
 
 	if (o->calls)
 		o->overhead /= (double)o->calls;
-	if (o->running == 0)
+	/* Equal times (both 0 too: reads within one time slice of a page
+	 * without cap_user_time) need no scaling; running 0 alone is perf's
+	 * <not counted>. */
+	if (o->running == 0 && o->enabled)
 		v = 0;
 	else if (o->running != o->enabled)
 		v = v * (double)o->enabled / (double)o->running;
@@ -169,6 +172,16 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A number as JSON and CSV write it: ns resolution for msec values, the
+ * shortest exact form otherwise. */
+static void num(FILE *f, const struct reg_event *ev, double v)
+{
+	if (!strcmp(ev->unit, "msec"))
+		fprintf(f, "%.6f", v);
+	else
+		fprintf(f, "%.15g", v);
+}
+
 /* The value in the unit it is printed in: msec for the clocks. */
 static double shown(const struct reg_event *ev, double v)
 {
@@ -183,7 +196,7 @@ static void text_row(FILE *f, const struct reg_event *ev, const struct pev_regio
 
 	if (c->error)
 		snprintf(val, sizeof(val), "<not supported>");
-	else if (c->calls && !c->running)
+	else if (c->calls && !c->running && c->enabled)
 		snprintf(val, sizeof(val), "<not counted>");
 	else if (!strcmp(ev->unit, "msec"))
 		snprintf(val, sizeof(val), "%.6f", shown(ev, c->scaled));
@@ -240,11 +253,14 @@ static void write_one(FILE *f, enum fmt fmt, const struct reg_thread *t,
 			json_str(f, ev->name);
 			fprintf(f, ", \"unit\": ");
 			json_str(f, ev->unit);
-			fprintf(f, ", \"value\": %.17g, \"raw\": %llu, \"enabled\": %llu, "
-				"\"running\": %llu, \"fraction\": %.17g, \"overhead\": %.17g, \"error\": ",
-				shown(ev, c.scaled), (unsigned long long)c.raw,
+			fprintf(f, ", \"value\": ");
+			num(f, ev, shown(ev, c.scaled));
+			fprintf(f, ", \"raw\": %llu, \"enabled\": %llu, \"running\": %llu, "
+				"\"fraction\": %.6f, \"overhead\": ", (unsigned long long)c.raw,
 				(unsigned long long)c.enabled, (unsigned long long)c.running,
-				c.fraction, shown(ev, c.overhead));
+				c.fraction);
+			num(f, ev, shown(ev, c.overhead));
+			fprintf(f, ", \"error\": ");
 			if (c.error)
 				json_str(f, strerror(c.error));
 			else
@@ -256,11 +272,15 @@ static void write_one(FILE *f, enum fmt fmt, const struct reg_thread *t,
 			csv_str(f, t->comm);
 			fprintf(f, ",%llu,", (unsigned long long)calls);
 			csv_str(f, ev->name);
-			fprintf(f, ",%.17g,", shown(ev, c.scaled));
+			fputc(',', f);
+			num(f, ev, shown(ev, c.scaled));
+			fputc(',', f);
 			csv_str(f, ev->unit);
-			fprintf(f, ",%llu,%llu,%llu,%.17g,%.17g,", (unsigned long long)c.raw,
+			fprintf(f, ",%llu,%llu,%llu,%.6f,", (unsigned long long)c.raw,
 				(unsigned long long)c.enabled, (unsigned long long)c.running,
-				c.fraction, shown(ev, c.overhead));
+				c.fraction);
+			num(f, ev, shown(ev, c.overhead));
+			fputc(',', f);
 			if (c.error)
 				csv_str(f, strerror(c.error));
 			fputc('\n', f);
