@@ -148,7 +148,7 @@ $(BUILD)/examples/%: examples/%.c $(STATIC)
 
 # C++ examples (perfev/region.hpp), with the cross g++ when cross-building.
 EX_CXX   := $(if $(CROSS),$(CROSS)g++,$(CXX))
-CXXWARN  := -Wall -Wextra -Werror
+CXXWARN  := -Wall -Wextra -Werror -Wshadow
 $(BUILD)/examples/%: examples/%.cpp $(STATIC) include/perfev/region.hpp
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CXX     $<")

@@ -31,7 +31,17 @@
 #ifndef PERFEV_REGION_HPP
 #define PERFEV_REGION_HPP
 
+/* g++ -Wshadow says that the function pev_region_count hides the
+ * constructor of struct pev_region_count (same name, as stat and struct
+ * stat): not a mistake here, so not a warning. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
 #include <perfev/region.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #define PEV_REGION_CAT2_(a, b) a##b
 #define PEV_REGION_CAT_(a, b) PEV_REGION_CAT2_(a, b)
