@@ -217,10 +217,20 @@ bench: deps
 # FUZZ_SECONDS=N` runs each on its seed corpus for N seconds.
 FUZZ_SECONDS ?= 20
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(LIB_HDRS)
+# The library is compiled once (instrumented for coverage, not linked with
+# libFuzzer's main) into an archive that every harness links.
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
+build-fuzz/obj/%.o: %.c $(LIB_HDRS) Makefile
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+build-fuzz/libperfev-fuzz.a: $(FUZZ_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+build-fuzz/%: tests/fuzz/%.c build-fuzz/libperfev-fuzz.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $<")
-	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(DEPLIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/libperfev-fuzz.a $(DEPLIBS) -lpthread
 fuzz: $(FUZZ_BINS)
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
