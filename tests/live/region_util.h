@@ -85,10 +85,15 @@ static inline void rt_need_uprobe(void)
 }
 
 /* The errno with which the kernel refuses a hardware cycles counter on
- * this thread, or 0 when it opens it (a PMU is there). */
+ * this thread, or 0 when it opens it (a PMU is there).  User-only, as
+ * perf falls back to when perf_event_paranoid keeps the kernel out. */
 static inline int rt_cycles_errno(void)
 {
-	return -t_probe_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, -1);
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_CPU_CYCLES,
+				     .exclude_kernel = 1, .exclude_hv = 1 };
+
+	return -t_probe_attr(&a, 0, -1);
 }
 
 /* pev_region_count that must succeed. */
