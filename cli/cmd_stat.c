@@ -40,6 +40,7 @@ struct stat_args {
 	const char *metrics, *cputype, *control;
 	bool transaction, topdown, smi_cost, iostat;
 	int td_level;
+	int verbose;		/* -v count */
 	enum stat_aggr topo;	/* --per-socket/die/core/node; the last wins */
 	const char *topo_opt;
 };
@@ -290,6 +291,7 @@ int cmd_stat(int argc, char **argv)
 		{ OPT_BOOL, 'g', "group", &a.group, NULL, "put all the events in one group", NULL, 0 },
 		{ OPT_BOOL, 0, "all-user", &a.all_user, NULL, "count every event in user space only", NULL, 0 },
 		{ OPT_BOOL, 0, "all-kernel", &a.all_kernel, NULL, "count every event in the kernel only", NULL, 0 },
+		{ OPT_COUNT, 'v', "verbose", &a.verbose, NULL, "more messages (why user-space counter reads are off)", NULL, 0 },
 		{ OPT_BOOL, 0, "quiet", &a.quiet, NULL, "print no counts", NULL, 0 },
 		{ OPT_BOOL, 0, "summary", &a.summary, NULL, "-I: print the whole run's counts at the end", NULL, 0 },
 		{ OPT_BOOL, 0, "no-csv-summary", &a.no_csv_summary, NULL, "no 'summary' column in the -x summary", NULL, 0 },
@@ -432,6 +434,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_cfg cfg = {
 		.argv = cmd, .pids = a.pids, .tids = a.tids, .cpus = a.cpus, .cgroup = a.cgroup,
 		.all_cpus = a.all_cpus, .scale = a.scale, .no_inherit = a.no_inherit,
+		.verbose = a.verbose,
 		.repeat = a.repeat, .interval_ms = a.interval_ms,
 		.interval_count = a.interval_count, .timeout_ms = a.timeout_ms,
 		.evl = evl,

@@ -13,10 +13,6 @@
 #include "cli.h"
 #include "record.h"
 
-/* perf's x86_64 user register mask for DWARF unwinding (PERF_REGS_MASK:
- * every general register but the segment and flags ones, 0xff0fff). */
-#define REC_DWARF_REGS 0xff0fffULL
-
 static int parse_spec(struct pev_evlist *evl, const char *spec)
 {
 	struct pev_parse_opts po = { .size = sizeof(po), .no_pfm = true };
@@ -78,7 +74,10 @@ static void config_attr(struct rec *r, size_t i, const struct pev_event *pe)
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
 				  PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->exclude_callchain_user = 1;
-		a->sample_regs_user = REC_DWARF_REGS;
+		/* perf's PERF_REGS_MASK of this machine: x86_64 0xff0fff
+		 * (no segment registers), arm64 x0..x30, sp, pc (33 bits;
+		 * the x86 mask would leave out sp and pc there). */
+		a->sample_regs_user = rec_regs_all_mask();
 		a->sample_stack_user = o->stack_size;
 		a->mmap_data = i == r->track;
 	}

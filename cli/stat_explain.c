@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <perfev/arch.h>
 #include <perfev/explain.h>
 #include "stat_run.h"
 
@@ -25,4 +26,21 @@ bool stat_explain_open(int err, const struct perf_event_attr *attr, pid_t pid, i
 	else
 		snprintf(buf, size, "cannot open '%s': %s", name, ex.reason);
 	return ex.kind == PEV_EXPLAIN_NO_HW_PMU;
+}
+
+bool stat_user_access_note(const struct pev_user_access *ua,
+			   const struct perf_event_attr *const *attrs, size_t n,
+			   char *buf, size_t size)
+{
+	char why[512];
+	bool hw = false;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n && !hw; i++)
+		hw = attrs[i] && pev_user_access_applies(ua, attrs[i]);
+	if (!hw || pev_user_access_explain(ua, why, sizeof(why)) <= 0)
+		return false;
+	snprintf(buf, size, "perfev: note: %s", why);
+	return true;
 }

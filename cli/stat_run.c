@@ -459,6 +459,25 @@ static int wait_run(struct session *s, int *code)
 	return stat_wait_run(&w, code);
 }
 
+/* -v: why the counted hardware events cannot be read from user space
+ * here, with the command that allows it (arm64: perf_user_access). */
+static void note_user_access(struct session *s)
+{
+	struct pev_user_access ua = { .size = sizeof(ua) };
+	const struct perf_event_attr **attrs = calloc(s->nev ? s->nev : 1, sizeof(*attrs));
+	char line[640];
+
+	if (!attrs || pev_user_access_probe(&ua, pev_arch_host(), NULL) < 0) {
+		free(attrs);
+		return;
+	}
+	for (size_t ev = 0; ev < s->nev; ev++)
+		attrs[ev] = pev_counters_attr(s->ctr, ev);
+	if (stat_user_access_note(&ua, attrs, s->nev, line, sizeof(line)))
+		fprintf(stderr, "%s\n", line);
+	free(attrs);
+}
+
 /* Open the counters of this run; the first run also learns what each
  * event is.  Returns 0 or an exit status after reporting. */
 static int open_counters(struct session *s)
@@ -505,6 +524,8 @@ static int open_counters(struct session *s)
 		uw = ul > uw ? ul : uw;
 	}
 	c->out.unit_width = uw;
+	if (c->verbose)
+		note_user_access(s);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct stat_cfg {
 	bool summary;		/* --summary (with -I) */
 	bool csv_summary;	/* the "summary" column (not --no-csv-summary) */
 	bool interval_clear;	/* --interval-clear */
+	int verbose;		/* -v */
 	const char *target_desc;/* for the header */
 	struct stat_out out;
 	struct pev_evlist *evl;
@@ -110,6 +111,14 @@ int stat_tool_units(struct pev_evlist *evl, size_t from);
 /* Explain why an event could not be opened (cli/stat_explain.c): one
  * line "cannot open 'NAME': reason; remedy" into buf.  Returns true when
  * the reason is only "no hardware PMU here" (perf stays quiet then). */
+/* -v: the line (no newline) that says why user-space counter reads are off
+ * on this machine (ua, from pev_user_access_probe) and how to turn them
+ * on, when one of the n attrs counts on the core PMU; false and "" when
+ * there is nothing to say (no such event, reads allowed, no PMU). */
+struct pev_user_access;
+bool stat_user_access_note(const struct pev_user_access *ua,
+			   const struct perf_event_attr *const *attrs, size_t n,
+			   char *buf, size_t size);
 bool stat_explain_open(int err, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		       const char *name, char *buf, size_t size);
 

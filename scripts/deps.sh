@@ -20,6 +20,12 @@ PKGS=(
   golang-go                  # go tool pprof reads convert --to pprof (tests/compat/convert_pprof)
   nodejs                     # JIT perf maps: node --perf-basic-prof; npm for tests/js
   chromium                   # headless browser tests (the html flame graph, the speedscope app)
+  # make ARCH=arm64 / make check-arm64: the cross compiler, qemu-user, and
+  # the arm64 multiarch libraries (libc6:arm64 puts the loader where qemu
+  # finds it); dpkg needs the arm64 architecture added for the :arm64 ones
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
+  libc6-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libtraceevent-dev:arm64
+  libzstd-dev:arm64 zlib1g-dev:arm64 libbz2-dev:arm64 liblzma-dev:arm64 libpfm4-dev:arm64
 )
 # The browser and schema tests' npm packages (tests/js/package.json, pinned
 # by its package-lock.json: speedscope, ajv, puppeteer-core), installed
@@ -35,20 +41,41 @@ npm_deps() {
   echo "perfev: installing tests/js's npm packages" >&2
   npm ci --prefix "$js" --no-audit --no-fund --ignore-scripts >&2
 }
+# Installed: the package itself, or its native-architecture copy (a
+# Multi-Arch: same package installed for arm64 too prints one line each).
+native=$(dpkg --print-architecture 2>/dev/null || echo amd64)
 missing=()
 for p in "${PKGS[@]}"; do
-  st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-  [ "$st" = installed ] || missing+=("$p")
+  dpkg-query -W -f='${binary:Package} ${db:Status-Status}\n' "$p" 2>/dev/null |
+    grep -qx -e "$p installed" -e "$p:$native installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then npm_deps; exit; fi
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+# An :arm64 package needs dpkg to know the architecture (multiarch).
+add_arch=
+case " ${missing[*]}" in
+  *:arm64*) dpkg --print-foreign-architectures 2>/dev/null | grep -qx arm64 || add_arch=1;;
+esac
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
   echo "perfev: missing packages: ${missing[*]}" >&2
-  echo "perfev: run as root:  apt-get update && $cmd" >&2
+  [ -n "$add_arch" ] && cmd="dpkg --add-architecture arm64 && apt-get update && $cmd" ||
+    cmd="apt-get update && $cmd"
+  echo "perfev: run as root:  $cmd" >&2
   exit 1
 fi
 echo "perfev: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$add_arch" ]; then
+  echo "perfev: dpkg --add-architecture arm64 (for the arm64 cross-build libraries)" >&2
+  dpkg --add-architecture arm64
+fi
+# apt checks signatures as user _apt, which must be able to write
+# /dev/null: with another mode gpgv fails and apt says "gpgv ... required".
+nullmode=$(stat -c %a /dev/null 2>/dev/null || echo '?')
+if [ -c /dev/null ] && [ "$nullmode" != 666 ]; then
+  echo "perfev: /dev/null has mode $nullmode (apt's signature check needs 666): chmod 666 /dev/null" >&2
+  chmod 666 /dev/null
+fi
 apt-get update -qq >&2 || true
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 npm_deps

@@ -32,12 +32,22 @@ struct pev_user_access {
 				 * (0 never, 1 tasks with a mapped event, 2
 				 * always); -1 when absent */
 	bool pmu;		/* a core PMU exists (x86: devices/cpu or
-				 * cpu_core; arm64: a PMU folder under
-				 * devices with format/rdpmc) */
+				 * cpu_core; arm64: a devices/armv8_* or
+				 * devices folder named *pmu* with a
+				 * format/rdpmc) */
+	/* Added after the fields above (check .size): */
+	uint32_t pmu_types[4];	/* the core PMUs' perf types (devices/<pmu>/type),
+				 * 0 after the last; arm64 big.LITTLE has one
+				 * per core type, x86 hybrid cpu_core, cpu_atom */
+	char rdpmc_pmu[16];	/* x86: the folder whose rdpmc was read
+				 * ("cpu" or "cpu_core"), "" when none */
 };
 
 /* Fill ua for arch from the files under root ("/" when NULL; tests give a
- * fake tree).  0, or -EINVAL for NULL. */
+ * fake tree): ROOT/proc/sys/kernel/perf_user_access,
+ * ROOT/sys/bus/event_source/devices/{cpu,cpu_core}/rdpmc and the PMU
+ * folders there.  ua->size says how much of ua the caller has.  0, or
+ * -EINVAL for NULL. */
 PEV_EXPORT int pev_user_access_probe(struct pev_user_access *ua,
 				     enum pev_arch arch, const char *root);
 
@@ -54,10 +64,12 @@ PEV_EXPORT bool pev_user_access_request(const struct pev_user_access *ua,
 					struct perf_event_attr *attr);
 
 /* After the open of an attr prepared by pev_user_access_request failed
- * with -err: take back one request and say whether to try again.  arm64:
- * first bit 0 (this PMU has no 64-bit counters: pmc_width 32 then), then
- * bit 1 (no user access: read(2) it is).  false when nothing is left to
- * take back. */
+ * with -err (err positive or negative): take back one request and say
+ * whether to try again.  arm64: first bit 0 (this PMU has no 64-bit
+ * counters: pmc_width 32 then), then bit 1 (no user access: read(2) it
+ * is).  false when nothing is left to take back, or when err cannot come
+ * from these bits (only EINVAL and EOPNOTSUPP can: EACCES, ENOENT, EMFILE
+ * ... are the caller's to report). */
 PEV_EXPORT bool pev_user_access_retry(const struct pev_user_access *ua,
 				      struct perf_event_attr *attr, int err);
 

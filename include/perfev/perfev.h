@@ -8,6 +8,7 @@
 #include <perfev/event.h>
 #include <perfev/ring.h>
 #include <perfev/user_page.h>
+#include <perfev/arch.h>
 #include <perfev/overflow.h>
 #include <perfev/pmu.h>
 #include <perfev/tracefs.h>
@@ -21,5 +22,7 @@
 #include <perfev/synth.h>
 #include <perfev/topology.h>
 #include <perfev/callchain.h>
+#include <perfev/arch.h>
+#include <perfev/region.h>
 
 #endif

@@ -49,7 +49,6 @@ static struct sstats scan(const char *path, uint64_t want_addr)
 		if (r->type != PERF_RECORD_SAMPLE)
 			continue;
 		const struct pev_sample *sm = &r->u.sample;
-		uint64_t v;
 		bool user = sm->ip < (1ULL << 47);
 
 		s.samples++;
@@ -66,6 +65,7 @@ static struct sstats scan(const char *path, uint64_t want_addr)
 				s.page_bad++;
 		}
 #if defined(__x86_64__)
+		uint64_t v;
 		/* PERF_REG_X86_IP = 8 */
 		if (sm->fields & PERF_SAMPLE_REGS_USER && user && sm->regs_user.abi) {
 			if (!pev_regs_get(&sm->regs_user, 8, &v) && v == sm->ip &&

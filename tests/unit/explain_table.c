@@ -153,7 +153,9 @@ M(m_no_group_flag, a->pinned = 1; c->group_fd = 3; c->flags = PERF_FLAG_FD_NO_GR
 M(m_sigtrap_cpu, a->sigtrap = 1; a->remove_on_exec = 1; c->pid = -1; c->cpu = 0)
 M(m_clockid, a->use_clockid = 1; a->clockid = 99)
 M(m_clockid_ok_mismatch, a->use_clockid = 1; a->clockid = CLOCK_MONOTONIC_RAW; c->group_fd = 4)
+#if defined(__x86_64__) || defined(__i386__)	/* only x86 refuses read-only breakpoints */
 M(m_bp_read, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 1; a->bp_len = 4; a->bp_addr = 0x1000)
+#endif
 M(m_bp_len3, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 2; a->bp_len = 3; a->bp_addr = 0x1000)
 M(m_bp_align, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 3; a->bp_len = 8; a->bp_addr = 0x1004)
 M(m_bp_exec, a->type = PERF_TYPE_BREAKPOINT; a->bp_type = 4; a->bp_len = 4; a->bp_addr = 0x1000)

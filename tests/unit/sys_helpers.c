@@ -1,4 +1,5 @@
 /* The syscall layer's pure helpers and the sysctl readers. */
+#include <sys/ioctl.h>
 #include <perfev/perfev.h>
 #include "testutil.h"
 
@@ -37,7 +38,14 @@ int main(void)
 
 	CHECK_EQ_INT(pev_ioc_refresh(-1, 0), -EINVAL);
 	CHECK_EQ_INT(pev_ioc_period(-1, 0), -EINVAL);
-	CHECK_EQ_INT(pev_ioc_enable(-1, false), -EBADF);
+	/* The kernel's own error: EBADF; an emulator (qemu-user translates
+	 * only the ioctls it knows) may answer differently, and
+	 * pev_ioc_enable must pass on whatever the raw call says. */
+	int raw = ioctl(-1, PERF_EVENT_IOC_ENABLE, 0) < 0 ? -errno : 0;
+	CHECK_EQ_INT(pev_ioc_enable(-1, false), raw);
+	if (raw != -EBADF)
+		printf("note: ioctl(-1, PERF_EVENT_IOC_ENABLE) gives %d here, not -EBADF "
+		       "(qemu-user?)\n", raw);
 	CHECK_STR(pev_version(), "0.1.0");
 	return t_done();
 }

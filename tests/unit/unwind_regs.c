@@ -99,6 +99,12 @@ int main(void)
 	uint64_t out[UNWIND_DWARF_REGS], set, pc;
 	struct pev_regs none = { 0 };
 
+	/* The machine this build unwinds for by default (a live record). */
+#if defined(__aarch64__)
+	CHECK_EQ_INT(pev__unwind_host_machine(), EM_AARCH64);
+#elif defined(__x86_64__)
+	CHECK_EQ_INT(pev__unwind_host_machine(), EM_X86_64);
+#endif
 	t_arm64();
 	t_x86_64();
 	CHECK_EQ_INT(pev__unwind_regs_to_dwarf(EM_RISCV, &none, out, &set, &pc), -EINVAL);
