@@ -53,6 +53,7 @@ COMPAT_SRC:= $(sort $(wildcard tests/compat/*.c))
 FAULT_SRC := $(sort $(wildcard tests/fault/*.c))
 TEST_HELPERS := $(sort $(wildcard tests/helpers/*.c))
 EX_SRC    := $(sort $(wildcard examples/*.c))
+EXCXX_SRC := $(sort $(wildcard examples/*.cpp))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
@@ -71,7 +72,8 @@ TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:
 	     $(FAULT_SRC:%.c=$(BUILD)/%)
 TEST_SHARED_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/shared/%)
 HELPER_BINS := $(TEST_HELPERS:%.c=$(BUILD)/%)
-EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%) $(BENCH_SRC:%.c=$(BUILD)/%)
+EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%) $(EXCXX_SRC:%.cpp=$(BUILD)/%) $(BUILD)/examples/region_hpp.ok \
+	     $(BENCH_SRC:%.c=$(BUILD)/%)
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
@@ -158,6 +160,24 @@ $(BUILD)/examples/%: examples/%.c $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EX      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(DEPLIBS)
+
+# C++ examples (perfev/region.hpp), with the cross g++ when cross-building.
+EX_CXX   := $(if $(CROSS),$(CROSS)g++,$(CXX))
+CXXWARN  := -Wall -Wextra -Werror -Wshadow
+$(BUILD)/examples/%: examples/%.cpp $(STATIC) include/perfev/region.hpp
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CXX     $<")
+	$(Q)$(EX_CXX) -std=c++17 $(CXXWARN) -Iinclude $(CFLAGS) $(SANFLAGS) -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+
+# perfev/region.hpp compiles warning-free as C++11 too, and with
+# PERFEV_NO_REGIONS the example links without libperfev (nothing is left).
+$(BUILD)/examples/region_hpp.ok: examples/region_cpp.cpp include/perfev/region.hpp include/perfev/region.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CXX11   $<")
+	$(Q)$(EX_CXX) -std=c++11 $(CXXWARN) -Wpedantic -Iinclude -fsyntax-only $<
+	$(Q)$(EX_CXX) -std=c++11 $(CXXWARN) -Wpedantic -Iinclude -DPERFEV_NO_REGIONS $(CFLAGS) $(SANFLAGS) \
+	  -o $(BUILD)/examples/region_cpp_noregions $<
+	$(Q)touch $@
 
 # Benchmark programs (bench/*.c), run by the bench/*.sh scripts.
 $(BUILD)/bench/%: bench/%.c $(STATIC)

@@ -82,6 +82,17 @@ static int take_events(struct reg_global *g, struct pev_evlist *list)
 		r->unit = strdup(e->unit ? e->unit : "");
 		r->scale = e->scale > 0 ? e->scale : 1.0;
 		r->swctx = swctx_pmu(e->pmu);
+		/* config1 of a uprobe or kprobe points to a string of the evlist,
+		 * freed after parsing: keep a copy of our own. */
+		if (e->pmu && (!strcmp(e->pmu, "uprobe") || !strcmp(e->pmu, "kprobe")) &&
+		    r->attr.config1) {
+			r->path = strdup((const char *)(uintptr_t)r->attr.config1);
+			if (!r->path) {
+				err = -ENOMEM;
+				break;
+			}
+			r->attr.config1 = (uint64_t)(uintptr_t)r->path;
+		}
 		r->page = !r->swctx && pev_user_access_applies(&g->ua, &r->attr);
 		g->nr_events++;
 		if (!r->name || !r->unit) {
@@ -232,6 +243,7 @@ static int setup_locked(struct reg_global *g, const char *events)
 		for (int i = 0; i < g->nr_events; i++) {
 			free(g->ev[i].name);
 			free(g->ev[i].unit);
+			free(g->ev[i].path);
 		}
 		for (int i = 0; i < g->nr_groups; i++)
 			free(g->groups[i].ev);

@@ -19,6 +19,8 @@ struct reg_event {
 	char *name;			/* as perf prints it ("task-clock:u") */
 	char *old_name;			/* before a :u fallback renamed it */
 	char *unit;			/* "msec" or a sysfs unit, or "" */
+	char *path;			/* uprobe_path / kprobe_func that
+					 * attr.config1 points to (ours), or NULL */
 	double scale;			/* sysfs .scale, 1.0 otherwise */
 	int group;			/* index in reg_global.groups */
 	bool swctx;			/* never multiplexed (software context) */
