@@ -8,7 +8,7 @@
  * region that touches fresh memory and a nested "sum" region that reads it
  * back.  At exit the library prints a table per region and thread on
  * stderr (or writes PERFEV_OUTPUT); here the program also reads one count
- * itself with pev_region_count. */
+ * itself with pev_region_get. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 		pthread_join(tids[t], NULL);
 
 	/* Event 0 of "step", summed over every thread (tid -1). */
-	if (pev_region_nr_events() && pev_region_count("step", -1, 0, &c) == 0)
+	if (pev_region_nr_events() && pev_region_get("step", -1, 0, &c) == 0)
 		printf("step: %llu calls, %s %.0f\n", (unsigned long long)c.calls,
 		       pev_region_event_name(0), c.scaled);
 	return 0;	/* the report is written at exit */

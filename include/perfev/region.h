@@ -100,7 +100,7 @@ struct pev_region_count {
  * sum over every thread), event ev.  0; -ENOENT when that thread has no
  * such region, -ERANGE for a bad ev, -EINVAL for NULL.  With no events
  * (a spec that failed) ev 0 still gives the calls. */
-PEV_EXPORT int pev_region_count(const char *name, pid_t tid, size_t ev,
+PEV_EXPORT int pev_region_get(const char *name, pid_t tid, size_t ev,
 				struct pev_region_count *out);
 
 #ifdef __cplusplus

@@ -23,7 +23,7 @@
  * pev_region_init(events), pev_region_begin(name), pev_region_end(name) and
  * pev_region_report() become expressions that only evaluate their
  * arguments (init and report give 0), so a program that uses nothing else
- * of libperfev links without it.  The read functions (pev_region_count,
+ * of libperfev links without it.  The read functions (pev_region_get,
  * pev_region_nr_events, pev_region_event_name) stay as they are.  C
  * translation units include perfev/region.h and are not affected.
  *
@@ -31,17 +31,7 @@
 #ifndef PERFEV_REGION_HPP
 #define PERFEV_REGION_HPP
 
-/* g++ -Wshadow says that the function pev_region_count hides the
- * constructor of struct pev_region_count (same name, as stat and struct
- * stat): not a mistake here, so not a warning. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wshadow"
-#endif
 #include <perfev/region.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 #define PEV_REGION_CAT2_(a, b) a##b
 #define PEV_REGION_CAT_(a, b) PEV_REGION_CAT2_(a, b)

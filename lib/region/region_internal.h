@@ -1,6 +1,6 @@
 /* Regions: shared state of region.c (set-up, begin/end), region_read.c
  * (per-thread counters, reads, calibration) and region_report.c (the
- * report and pev_region_count). */
+ * report and pev_region_get). */
 #ifndef PEV_REGION_INTERNAL_H
 #define PEV_REGION_INTERNAL_H
 

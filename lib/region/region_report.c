@@ -1,4 +1,4 @@
-/* Regions: the counts read back (pev_region_count) and the report (text on
+/* Regions: the counts read back (pev_region_get) and the report (text on
  * stderr, or text/JSON/CSV where PERFEV_OUTPUT says). */
 #include <errno.h>
 #include <stdio.h>
@@ -96,7 +96,7 @@ static void finish(struct pev_region_count *o)
 	o->fraction = o->enabled ? (double)o->running / (double)o->enabled : 1.0;
 }
 
-PEV_EXPORT int pev_region_count(const char *name, pid_t tid, size_t ev,
+PEV_EXPORT int pev_region_get(const char *name, pid_t tid, size_t ev,
 				struct pev_region_count *out)
 {
 	struct reg_global *g = &pev__reg;
@@ -403,20 +403,21 @@ static int report(bool at_exit)
 		else if (fmt != FMT_NONE && colon && !strcmp(colon + 1, "-"))
 			f = stdout;
 	}
-	if (fmt == FMT_NONE)
-		return 0;
 	pthread_mutex_lock(&g->lock);
 	if (at_exit && !g->threads) {
 		pthread_mutex_unlock(&g->lock);
 		return 0;
 	}
-	/* Names of the threads still running (the exited ones kept theirs). */
+	/* Names of the threads still running (the exited ones kept theirs);
+	 * regions still open are said on stderr whatever the output. */
 	for (struct reg_thread *t = g->threads; t; t = t->next) {
-		if (!t->dead)
+		if (!t->dead && fmt != FMT_NONE)
 			pev__reg_comm(t->tid, t->comm, sizeof(t->comm));
 		still_open(t);
 	}
 	pthread_mutex_unlock(&g->lock);
+	if (fmt == FMT_NONE)
+		return 0;
 	if (path && !(f = fopen(path, "we"))) {
 		err = -errno;
 		pev__reg_say_once("output-open", "cannot write the report to %s: %s", path,

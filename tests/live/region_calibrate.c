@@ -27,7 +27,7 @@ static int child(void)
 		for (size_t ev = 0; ev < 2; ev++) {
 			struct pev_region_count c = { .size = sizeof(c) };
 
-			pev_region_count(names[r], 0, ev, &c);
+			pev_region_get(names[r], 0, ev, &c);
 			printf("%s %zu %.17g %.17g %" PRIu64 " %" PRIu64 "\n", names[r], ev,
 			       c.overhead, c.scaled, c.raw, c.calls);
 		}

@@ -70,7 +70,7 @@ static int child(const char *mode)
 	for (int i = 0; i < NT; i++)
 		for (size_t ev = 0; ev < (pev_region_nr_events() ? pev_region_nr_events() : 1); ev++) {
 			struct pev_region_count c = { .size = sizeof(c) };
-			int r = pev_region_count("e_one", w[i].tid, ev, &c);
+			int r = pev_region_get("e_one", w[i].tid, ev, &c);
 
 			printf("tid %d ev %zu ret %d calls %" PRIu64 " raw %" PRIu64 " error %d name %s\n",
 			       i, ev, r, c.calls, c.raw, c.error,
@@ -79,7 +79,7 @@ static int child(const char *mode)
 	for (int r = 0; r < 3; r++) {
 		struct pev_region_count c = { .size = sizeof(c) };
 
-		pev_region_count(regions[r], -1, 0, &c);
+		pev_region_get(regions[r], -1, 0, &c);
 		printf("total %s calls %" PRIu64 "\n", regions[r], c.calls);
 	}
 	pthread_barrier_destroy(&bar);

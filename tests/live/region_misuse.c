@@ -32,11 +32,11 @@ static int child(void)
 	pev_region_begin("rt_left_open");
 	call_getppid(1000);
 	printf("report %d\n", pev_region_report());
-	int r = pev_region_count("rt_left_open", 0, 0, &c);
+	int r = pev_region_get("rt_left_open", 0, 0, &c);
 	printf("left_open ret %d calls %" PRIu64 " raw %" PRIu64 "\n", r, c.calls, c.raw);
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
-	r = pev_region_count("rt_never_begun", -1, 0, &c);
+	r = pev_region_get("rt_never_begun", -1, 0, &c);
 	printf("never_begun ret %d calls %" PRIu64 "\n", r, c.calls);
 	return 0;
 }

@@ -76,7 +76,7 @@ int main(void)
 	}
 	RT_CHECK_EXACT("work", -1, 0, NT * REPS, tp_sum);
 	RT_CHECK_EXACT("work", -1, 1, NT * REPS, up_sum);
-	CHECK_EQ_INT(pev_region_count("work", 0, 0, &c), -ENOENT);
+	CHECK_EQ_INT(pev_region_get("work", 0, 0, &c), -ENOENT);
 	pthread_barrier_destroy(&bar);
 	return t_done();
 }

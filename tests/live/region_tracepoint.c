@@ -2,7 +2,7 @@
  * region counts N, calls outside any region (or in another region) add 0,
  * repeated calls add up and `calls` is exact; the region reads themselves
  * make no getppid, so calibration finds 0 and scaled == raw.  And the
- * query errors of pev_region_count / pev_region_init. */
+ * query errors of pev_region_get / pev_region_init. */
 #include "region_util.h"
 
 int main(void)
@@ -16,7 +16,7 @@ int main(void)
 	CHECK_EQ_INT(pev_region_nr_events(), 1);
 	CHECK_STR(pev_region_event_name(0), RT_TP_SPEC);
 	CHECK(pev_region_event_name(1) == NULL);
-	CHECK_EQ_INT(pev_region_count("tp_in", 0, 0, &c), -ENOENT);
+	CHECK_EQ_INT(pev_region_get("tp_in", 0, 0, &c), -ENOENT);
 
 	/* Outside any region, before and after: nothing. */
 	call_getppid(37);
@@ -56,11 +56,11 @@ int main(void)
 	RT_CHECK_EXACT("tp_in", -1, 0, 10, 1234);
 
 	/* The errors the header lists. */
-	CHECK_EQ_INT(pev_region_count("tp_nowhere", 0, 0, &c), -ENOENT);
-	CHECK_EQ_INT(pev_region_count("tp_in", 1, 0, &c), -ENOENT);	/* init has none */
-	CHECK_EQ_INT(pev_region_count("tp_in", 0, 1, &c), -ERANGE);
-	CHECK_EQ_INT(pev_region_count(NULL, 0, 0, &c), -EINVAL);
-	CHECK_EQ_INT(pev_region_count("tp_in", 0, 0, NULL), -EINVAL);
+	CHECK_EQ_INT(pev_region_get("tp_nowhere", 0, 0, &c), -ENOENT);
+	CHECK_EQ_INT(pev_region_get("tp_in", 1, 0, &c), -ENOENT);	/* init has none */
+	CHECK_EQ_INT(pev_region_get("tp_in", 0, 1, &c), -ERANGE);
+	CHECK_EQ_INT(pev_region_get(NULL, 0, 0, &c), -EINVAL);
+	CHECK_EQ_INT(pev_region_get("tp_in", 0, 0, NULL), -EINVAL);
 	CHECK_EQ_INT(pev_region_init(RT_TP_SPEC), -EBUSY);
 	CHECK_EQ_INT(pev_region_init(NULL), -EBUSY);
 	RT_CHECK_EXACT("tp_in", 0, 0, 10, 1234);

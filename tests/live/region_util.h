@@ -96,7 +96,7 @@ static inline int rt_cycles_errno(void)
 	return -t_probe_attr(&a, 0, -1);
 }
 
-/* pev_region_count that must succeed. */
+/* pev_region_get that must succeed. */
 static inline struct pev_region_count rt_count(const char *name, pid_t tid, size_t ev)
 {
 	struct pev_region_count c;
@@ -104,9 +104,9 @@ static inline struct pev_region_count rt_count(const char *name, pid_t tid, size
 
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
-	r = pev_region_count(name, tid, ev, &c);
+	r = pev_region_get(name, tid, ev, &c);
 	if (r < 0)
-		T_FAIL("pev_region_count(\"%s\", %d, %zu): %s", name, (int)tid, ev, strerror(-r));
+		T_FAIL("pev_region_get(\"%s\", %d, %zu): %s", name, (int)tid, ev, strerror(-r));
 	return c;
 }
 

@@ -140,39 +140,39 @@ static void test_arithmetic(void)
 	atomic_store(&pev__reg.state, 1);
 
 	/* 1000 * 400 / 100 - 4 calls * 10 */
-	CHECK(pev_region_count("solve", 101, 0, &c) == 0);
+	CHECK(pev_region_get("solve", 101, 0, &c) == 0);
 	CHECK_EQ_U64(c.calls, 4);
 	CHECK_EQ_U64(c.raw, 1000);
 	CHECK(c.scaled == 3960.0);
 	CHECK(c.fraction == 0.25);
 	CHECK(c.overhead == 10.0);
 	/* running 0 of enabled 50: not counted */
-	CHECK(pev_region_count("solve", 101, 1, &c) == 0);
+	CHECK(pev_region_get("solve", 101, 1, &c) == 0);
 	CHECK(c.scaled == 0.0);
 	CHECK(c.fraction == 0.0);
 	/* no times at all: no scaling */
-	CHECK(pev_region_count("solve", 101, 2, &c) == 0);
+	CHECK(pev_region_get("solve", 101, 2, &c) == 0);
 	CHECK(c.scaled == 33.0);
 	CHECK(c.fraction == 1.0);
 	CHECK(c.error == 0);
 	/* Both threads: sums, overhead (4 * 10 + 1 * 20) / 5 = 12;
 	 * 1500 * 500 / 200 - 5 * 12 = 3690. */
-	CHECK(pev_region_count("solve", -1, 0, &c) == 0);
+	CHECK(pev_region_get("solve", -1, 0, &c) == 0);
 	CHECK_EQ_U64(c.calls, 5);
 	CHECK_EQ_U64(c.raw, 1500);
 	CHECK(c.overhead == 12.0);
 	CHECK(c.scaled == 3690.0);
 	CHECK(c.fraction == 0.4);
 	/* An open failure in one thread shows. */
-	CHECK(pev_region_count("solve", -1, 2, &c) == 0);
+	CHECK(pev_region_get("solve", -1, 2, &c) == 0);
 	CHECK(c.error == 95);
 	/* Overhead never takes a value below 0: 500 - 20 in thread 102 is
 	 * fine, but 1 - 0 stays 1. */
-	CHECK(pev_region_count("solve", 102, 0, &c) == 0);
+	CHECK(pev_region_get("solve", 102, 0, &c) == 0);
 	CHECK(c.scaled == 480.0);
-	CHECK(pev_region_count("solve", 103, 0, &c) == -ENOENT);
-	CHECK(pev_region_count("other", -1, 0, &c) == -ENOENT);
-	CHECK(pev_region_count("solve", -1, 3, &c) == -ERANGE);
+	CHECK(pev_region_get("solve", 103, 0, &c) == -ENOENT);
+	CHECK(pev_region_get("other", -1, 0, &c) == -ENOENT);
+	CHECK(pev_region_get("solve", -1, 3, &c) == -ERANGE);
 
 	/* The report says why a hardware event is read with read(2) on an
 	 * arm64 machine with user access off, with the command to run. */
