@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test program under BUILD/tests: exit 0 pass, 77 skip, else fail.
 # Prints one line per test and, last, "N passed, N failed, N skipped".
+# TEST_TIMES=FILE appends each test's seconds and name to FILE.
 #
 # Skips are checked against tests/expected-skips (one test name per line,
 # e.g. "live/event_pfm_live  libpfm4 finds no CPU PMU on this VM"; '#'
@@ -23,7 +24,9 @@ skip_expected() {
 
 for t in $(find "$build/tests" -type f -executable ! -path '*/helpers/*' | sort); do
   name=${t#"$build"/tests/}
+  t0=$SECONDS
   out=$(timeout "$tmo" "$t" 2>&1); rc=$?
+  [ -n "${TEST_TIMES:-}" ] && echo "$((SECONDS - t0))s $name" >>"$TEST_TIMES"
   case $rc in
     0)  pass=$((pass+1)); echo "PASS $name";;
     77) why=$(echo "$out" | grep -i 'skip' | tail -n1)

@@ -22,5 +22,7 @@
 #include <perfev/synth.h>
 #include <perfev/topology.h>
 #include <perfev/callchain.h>
+#include <perfev/arch.h>
+#include <perfev/region.h>
 
 #endif

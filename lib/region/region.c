@@ -189,6 +189,7 @@ static int setup_locked(struct reg_global *g, const char *events)
 	int err = 0;
 
 	g->calibrate = !(cal && !strcmp(cal, "0"));
+	g->ua.size = sizeof(g->ua);
 	pev_user_access_probe(&g->ua, pev_arch_host(), NULL);
 	if (!events) {
 		events = getenv("PERFEV_EVENTS");

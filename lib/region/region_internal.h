@@ -17,6 +17,7 @@
 struct reg_event {
 	struct perf_event_attr attr;	/* as every thread opens it */
 	char *name;			/* as perf prints it ("task-clock:u") */
+	char *old_name;			/* before a :u fallback renamed it */
 	char *unit;			/* "msec" or a sysfs unit, or "" */
 	double scale;			/* sysfs .scale, 1.0 otherwise */
 	int group;			/* index in reg_global.groups */

@@ -55,8 +55,10 @@ static int user_fallback(struct reg_event *ev, struct perf_event_attr *a, int gr
 		char *name;
 
 		ev->attr.exclude_kernel = ev->attr.exclude_hv = 1;
+		/* The old name is kept: pev_region_event_name may have
+		 * handed it out. */
 		if (asprintf(&name, "%s%su", ev->name, sep) >= 0) {
-			free(ev->name);
+			ev->old_name = ev->name;
 			ev->name = name;
 		}
 	}

@@ -323,13 +323,26 @@ static void write_report(FILE *f, enum fmt fmt)
 	nt = 0;
 	for (const struct reg_thread *t = g->threads; t; t = t->next)
 		th[nt++] = t;
+	/* Why hardware counters are read with read(2), where they could have
+	 * been read from user space (arm64 perf_user_access, x86 rdpmc). */
+	char why[256] = "";
+	for (int e = 0; e < g->nr_events; e++)
+		if (g->ev[e].page)
+			pev_user_access_explain(&g->ua, why, sizeof(why));
 	if (fmt == FMT_TEXT) {
 		fprintf(f, "\n perfev region report of pid %d (%zu thread%s)%s\n", (int)getpid(),
 			nt, nt == 1 ? "" : "s",
 			g->calibrate ? ", calibrated (PERFEV_CALIBRATE=0 turns it off)" : "");
+		if (*why)
+			fprintf(f, " note: %s\n", why);
 	} else if (fmt == FMT_JSON) {
-		fprintf(f, "{\"pid\": %d, \"calibrated\": %s, \"events\": [", (int)getpid(),
+		fprintf(f, "{\"pid\": %d, \"calibrated\": %s, \"user_reads_off\": ", (int)getpid(),
 			g->calibrate ? "true" : "false");
+		if (*why)
+			json_str(f, why);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"events\": [");
 		for (int e = 0; e < g->nr_events; e++) {
 			fprintf(f, "%s", e ? ", " : "");
 			json_str(f, g->ev[e].name);

@@ -109,7 +109,10 @@ int main(void)
 	char pidbuf[32];
 	int sigs[2] = { SIGINT, SIGTERM };
 
-	errpath = strdup("/tmp/perfev-stat-signals.err");
+	/* Per process: two suites running at once must not share it. */
+	char ep[64];
+	snprintf(ep, sizeof(ep), "/tmp/perfev-stat-signals.%d.err", (int)getpid());
+	errpath = strdup(ep);
 
 	for (int i = 0; i < 2; i++) {
 		int s = sigs[i];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "cliutil.h"
 /* The library's own sources, so that the shared-library build of this
  * test reaches the internals too. */
 #include "region/region_util.c"
@@ -119,7 +120,8 @@ static void fill_region(struct reg_thread *t, struct reg_chunk *c, pid_t tid, ui
 
 static void test_arithmetic(void)
 {
-	static struct reg_event ev[3] = { { .name = "a" }, { .name = "b" }, { .name = "c" } };
+	static struct reg_event ev[3] = { { .name = "a", .unit = "" }, { .name = "b", .unit = "" },
+					   { .name = "c", .unit = "" } };
 	/* per event: raw, enabled, running */
 	static const uint64_t s1[9] = { 1000, 400, 100,  70, 50, 0,  33, 0, 0 };
 	static const uint64_t s2[9] = { 500, 100, 100,  0, 0, 0,  1, 0, 0 };
@@ -171,6 +173,36 @@ static void test_arithmetic(void)
 	CHECK(pev_region_count("solve", 103, 0, &c) == -ENOENT);
 	CHECK(pev_region_count("other", -1, 0, &c) == -ENOENT);
 	CHECK(pev_region_count("solve", -1, 3, &c) == -ERANGE);
+
+	/* The report says why a hardware event is read with read(2) on an
+	 * arm64 machine with user access off, with the command to run. */
+	char path[] = "/tmp/perfev-region-pages-XXXXXX", env[64], *txt;
+	size_t len;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	close(fd);
+	memset(&pev__reg.ua, 0, sizeof(pev__reg.ua));
+	pev__reg.ua.size = sizeof(pev__reg.ua);
+	pev__reg.ua.arch = PEV_ARCH_ARM64;
+	pev__reg.ua.pmu = true;
+	pev__reg.ua.perf_user_access = 0;
+	ev[0].page = true;
+	snprintf(env, sizeof(env), "text:%s", path);
+	setenv("PERFEV_OUTPUT", env, 1);
+	CHECK(pev_region_report() == 0);
+	txt = t_slurp(path, &len);
+	CHECK(txt && strstr(txt, "echo 1 > /proc/sys/kernel/perf_user_access"));
+	CHECK(txt && strstr(txt, "region \"solve\", thread 102"));
+	free(txt);
+	/* No note where user access is on. */
+	pev__reg.ua.perf_user_access = 1;
+	CHECK(pev_region_report() == 0);
+	txt = t_slurp(path, &len);
+	CHECK(txt && !strstr(txt, "perf_user_access"));
+	free(txt);
+	unlink(path);
+	unsetenv("PERFEV_OUTPUT");
 	pev__reg.threads = NULL;
 	atomic_store(&pev__reg.state, 0);
 }
