@@ -287,7 +287,7 @@ install: all
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libperfev.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libperfev.so
-	install -m 644 include/perfev/*.h $(DESTDIR)$(INCLUDEDIR)/perfev/
+	install -m 644 include/perfev/*.h include/perfev/*.hpp $(DESTDIR)$(INCLUDEDIR)/perfev/
 	if [ -x $(READ_VDSO32) ]; then install -d $(DESTDIR)$(LIBEXECDIR) && \
 	  install -m 755 $(READ_VDSO32) $(DESTDIR)$(LIBEXECDIR)/; fi
 	install -m 755 $(PERFEV) $(DESTDIR)$(BINDIR)/
