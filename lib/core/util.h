@@ -23,4 +23,18 @@ PEV_HIDDEN int pev__grow(void *arrp, size_t *cap, size_t need, size_t elem, size
 #define pev__grow_array(arr, cap, need, first) \
 	pev__grow(&(arr), (cap), (need), sizeof(*(arr)), (first))
 
+/* perf's fallback for unprivileged users (evsel__fallback): above
+ * kernel.perf_event_paranoid 1 only user space may be counted, so an event
+ * refused for counting the kernel too may be opened again with
+ * exclude_kernel and exclude_hv.  When that applies, sets them on a and
+ * returns the paranoid value (> 1); else leaves a alone and returns 0 (an
+ * event that excludes user space or the kernel already stays refused). */
+struct perf_event_attr;
+PEV_HIDDEN long pev__user_fallback(struct perf_event_attr *a);
+
+/* name as perf renames it after that fallback: ":u" appended ("task-clock:u"),
+ * or "u" alone after a name that has modifiers or a PMU ("cpu/e/u").  NULL
+ * on ENOMEM. */
+PEV_HIDDEN char *pev__user_only_name(const char *name);
+
 #endif

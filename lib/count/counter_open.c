@@ -11,6 +11,7 @@
 
 #include <perfev/counter.h>
 #include <perfev/sys.h>
+#include "core/util.h"
 #include "count/counter_priv.h"
 
 static void logf_(struct pev_counters *c, int level, const char *fmt, ...)
@@ -79,21 +80,18 @@ static int user_fallback(struct pev_counters *c, struct pev__cev *ev, pid_t pid,
 			 int cpu, int group_fd, unsigned long flags, int err)
 {
 	struct perf_event_attr *a = &ev->attr.attr;
-	long paranoid;
+	long paranoid = pev__user_fallback(a);
+	char *name;
 	int fd;
 
-	if (a->exclude_kernel || a->exclude_user ||
-	    pev_sysctl_read(PEV_SYSCTL_PARANOID, &paranoid) < 0 || paranoid <= 1)
+	if (!paranoid)
 		return err;
-	a->exclude_kernel = a->exclude_hv = 1;
 	fd = pev_sys_open(a, pid, cpu, group_fd, flags);
 	if (fd < 0) {
 		a->exclude_kernel = a->exclude_hv = 0;
 		return err;
 	}
-	const char *sep = strchr(ev->name, '/') || strchr(ev->name, ':') ? "" : ":";
-	char *name;
-	if (asprintf(&name, "%s%su", ev->name, sep) >= 0) {
+	if ((name = pev__user_only_name(ev->name))) {
 		free(ev->name);
 		ev->name = name;
 	}

@@ -11,6 +11,7 @@
 #include <perfev/explain.h>
 #include <perfev/sys.h>
 #include <perfev/user_page.h>
+#include "core/util.h"
 #include "region/region_internal.h"
 
 #define RFMT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
@@ -39,25 +40,21 @@ static void report_open_failure(struct reg_thread *t, int e, const struct perf_e
  * first thread decides for all (under the lock). */
 static int user_fallback(struct reg_event *ev, struct perf_event_attr *a, int group_fd, int err)
 {
-	long paranoid;
 	int fd;
 
-	if (a->exclude_kernel || a->exclude_user ||
-	    pev_sysctl_read(PEV_SYSCTL_PARANOID, &paranoid) < 0 || paranoid <= 1)
+	if (!pev__user_fallback(a))
 		return err;
-	a->exclude_kernel = a->exclude_hv = 1;
 	fd = pev_sys_open(a, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return err;
 	pthread_mutex_lock(&pev__reg.lock);
 	if (!ev->attr.exclude_kernel) {
-		const char *sep = strchr(ev->name, '/') || strchr(ev->name, ':') ? "" : ":";
-		char *name;
+		char *name = pev__user_only_name(ev->name);
 
 		ev->attr.exclude_kernel = ev->attr.exclude_hv = 1;
 		/* The old name is kept: pev_region_event_name may have
 		 * handed it out. */
-		if (asprintf(&name, "%s%su", ev->name, sep) >= 0) {
+		if (name) {
 			ev->old_name = ev->name;
 			ev->name = name;
 		}

@@ -13,6 +13,7 @@
 #include "cliutil.h"
 /* The library's own sources, so that the shared-library build of this
  * test reaches the internals too. */
+#include "core/util.c"
 #include "region/region_util.c"
 #include "region/region.c"
 #include "region/region_read.c"
