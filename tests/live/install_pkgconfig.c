@@ -36,14 +36,15 @@ int main(void)
 
 	const char *files[] = { "/opt/perfev/lib/libperfev.a", "/opt/perfev/lib/libperfev.so.0",
 				"/opt/perfev/lib/libperfev.so", "/opt/perfev/include/perfev/perfev.h",
-				"/opt/perfev/include/perfev/sys.h", "/opt/perfev/lib/pkgconfig/perfev.pc",
+				"/opt/perfev/include/perfev/sys.h", "/opt/perfev/include/perfev/region.hpp",
+				"/opt/perfev/lib/pkgconfig/perfev.pc",
 				"/opt/perfev/bin/perfev" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s%s", dir, files[i]);
 		CHECK_MSG(stat(path, &st) == 0, "not installed: %s", files[i]);
 	}
-	/* No private header is installed. */
-	snprintf(cmd, sizeof(cmd), "test -z \"$(ls %s/opt/perfev/include/perfev | grep -v '\\.h$')\"", dir);
+	/* No private header is installed: only the public .h and .hpp. */
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls %s/opt/perfev/include/perfev | grep -vE '\\.(h|hpp)$')\"", dir);
 	CHECK_EQ_INT(sh(cmd), 0);
 
 	/* Build and run a program against the installed copy only. */
