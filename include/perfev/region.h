@@ -54,8 +54,8 @@ extern "C" {
 
 /* Choose the events (NULL: PERFEV_EVENTS, else the default) before any
  * region begins.  0; -EINVAL when the spec does not parse (reported on
- * stderr; regions then count calls only); -EBUSY once a thread has begun
- * a region (the events are fixed by then).  Calling it is optional: the
+ * stderr; regions then count calls only); -EBUSY once the events are set
+ * (by an earlier call, or by a thread's first begin).  Calling it is optional: the
  * first begin does the same with NULL. */
 PEV_EXPORT int pev_region_init(const char *events);
 
