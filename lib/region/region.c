@@ -211,30 +211,9 @@ static int setup_locked(struct reg_global *g, const char *events)
 	if (events) {
 		err = parse_spec(g, events, from);
 	} else {
-		err = parse_spec(g, DEFAULT_SW, "the default events");
-		if (!err && have_hw_pmu()) {
-			struct reg_global hw = { .ua = g->ua };
-			/* Append the hardware group as its own parse would. */
-			if (parse_spec(&hw, DEFAULT_HW, "the default hardware events") == 0) {
-				struct reg_event *ev = realloc(g->ev, (g->nr_events + hw.nr_events) * sizeof(*ev));
-				struct reg_group *gr = realloc(g->groups, (g->nr_groups + 1) * sizeof(*gr));
-				if (ev)
-					g->ev = ev;
-				if (gr)
-					g->groups = gr;
-				if (ev && gr) {
-					for (int i = 0; i < hw.nr_events; i++) {
-						g->ev[g->nr_events + i] = hw.ev[i];
-						g->ev[g->nr_events + i].group = g->nr_groups;
-						hw.groups[0].ev[i] += g->nr_events;
-					}
-					g->groups[g->nr_groups++] = hw.groups[0];
-					g->nr_events += hw.nr_events;
-				}
-				free(hw.ev);
-				free(hw.groups);
-			}
-		}
+		/* The hardware group only where a hardware counter opens. */
+		err = parse_spec(g, have_hw_pmu() ? DEFAULT_SW "," DEFAULT_HW : DEFAULT_SW,
+				 "the default events");
 	}
 	if (err && err != -EINVAL)
 		pev__reg_say_once("setup", "cannot set up the events: %s", strerror(-err));
