@@ -107,7 +107,7 @@ int main(void)
 	CHECK_EQ_INT(t_sh("cd %s && %s -O2 -g -fomit-frame-pointer -fPIC -shared -DLOOPS=1 -o libl.so l.c && "
 			  "%s -O2 -g -fomit-frame-pointer -o n n.c -L. -ll -Wl,-rpath,%s",
 			  dir, GCC, GCC, dir), 0);
-	if (t_sh("cd %s && %s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o nc.data -- ./n 150 >/dev/null 2>&1",
+	if (t_sh("cd %s && %s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o nc.data -- ./n 400 >/dev/null 2>&1",
 		 dir, PERF))
 		T_SKIP("perf record --call-graph dwarf cannot sample cpu-clock here");
 
@@ -116,13 +116,13 @@ int main(void)
 	same_output("nc.data", "bad_rbp+0x", "fp_spin+0x");
 
 	/* ld.so's _dl_start_user: no CFI, %rbp cleared. */
-	CHECK_EQ_INT(t_sh("cd %s && %s -O2 -g -fomit-frame-pointer -fPIC -shared -DLOOPS=60000000 -o libl.so l.c && "
+	CHECK_EQ_INT(t_sh("cd %s && %s -O2 -g -fomit-frame-pointer -fPIC -shared -DLOOPS=150000000 -o libl.so l.c && "
 			  "%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o ld.data -- ./n 1 >/dev/null 2>&1",
 			  dir, GCC, PERF), 0);
 	same_output("ld.data", "_dl_start_user+0x", "lspin+0x");
 
 	/* A return address past a 1 KiB dump: one ffffffffffffffff frame. */
-	CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -c 1000000 --call-graph dwarf,1024 -o cut.data -- ./n 100 deep >/dev/null 2>&1",
+	CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -c 1000000 --call-graph dwarf,1024 -o cut.data -- ./n 300 deep >/dev/null 2>&1",
 			  dir, PERF), 0);
 	same_output("cut.data", "deep+0x", "ffffffffffffffff [unknown]");
 	t_sh("rm -rf %s", dir);
