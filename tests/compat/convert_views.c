@@ -38,8 +38,18 @@ static void check_format(const char *file, const char *fmt, const char *opts, bo
 	if (t_sh("python3 %s %s %s %s/script.txt %s%s%s > %s/check.txt 2>&1", check_py, fmt, out, dir,
 		 period ? "--period" : "", switches ? " --switches " : "", switches ? switches : "",
 		 dir)) {
-		t_sh("tail -5 %s/check.txt", dir);
-		T_FAIL("%s --to %s %s: check_views.py failed (above)", file, fmt, opts);
+		char cp[192], *why;
+		size_t n;
+
+		/* the reason in the failure line itself (the runner keeps only
+		 * the tail of a test's output), and the file kept for a look */
+		snprintf(cp, sizeof(cp), "%s/check.txt", dir);
+		why = t_slurp(cp, &n);
+		t_sh("mkdir -p /tmp/perfev-kept && cp %s /tmp/perfev-kept/ && cp %s/check.txt /tmp/perfev-kept/check.%s.txt",
+		     file, dir, fmt);
+		T_FAIL("%s --to %s %s: check_views.py: %.600s (file kept in /tmp/perfev-kept)", file, fmt,
+		       opts, why && strstr(why, "FAIL: ") ? strstr(why, "FAIL: ") : "(no reason printed)");
+		free(why);
 	} else
 		printf("%s --to %s %s: as perf script\n", file, fmt, opts);
 	if (!strcmp(fmt, "speedscope") && have_ajv &&
