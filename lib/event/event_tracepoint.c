@@ -36,6 +36,14 @@ static int tracefs(struct parse_ctx *c, size_t pos, size_t len)
 	return 0;
 }
 
+/* What a user who may not read tracefs can do.  Its files are 0440/0640
+ * root:root whatever the mount mode, so mode=755 alone opens the
+ * directories but not the id and format files: the gid= mount option
+ * gives every file a group (checked on Linux 6.18).  The whole message
+ * must fit pev_event_error's 256 bytes. */
+#define TRACEFS_ADVICE \
+	"run as root, or as root run 'mount -o remount,mode=755,gid=GROUP %s' for a GROUP this user is in"
+
 /* tracefs found but this user may not look inside (mode 0700 by default
  * on recent kernels): say so rather than "unknown tracepoint". */
 static int tracefs_unreadable(struct parse_ctx *c, size_t pos, size_t len)
@@ -46,8 +54,21 @@ static int tracefs_unreadable(struct parse_ctx *c, size_t pos, size_t len)
 	if (access(path, X_OK) == 0 || errno != EACCES)
 		return 0;
 	return pev__perr(c, pos, len, EACCES,
-			 "cannot read %s: permission denied (tracefs is readable only by root here); run as root, or as root run 'mount -o remount,mode=755 %s'",
+			 "cannot read %s: permission denied (tracefs is readable only by root here); " TRACEFS_ADVICE,
 			 path, c->tracefs);
+}
+
+/* the directories are open but an event's id file is not */
+static int tracepoint_unreadable(struct parse_ctx *c, size_t pos, size_t len, const char *sys,
+				 const char *name, int err)
+{
+	int r = tracefs_unreadable(c, pos, len);
+
+	if (r)
+		return r;
+	return pev__perr(c, pos, len, err,
+			 "cannot read the id of '%s:%s' in %s: %s; " TRACEFS_ADVICE, sys, name,
+			 c->tracefs, strerror(err), c->tracefs);
 }
 
 int pev__tracepoint_unknown(struct parse_ctx *c, size_t pos, size_t len)
@@ -83,6 +104,8 @@ struct tp_walk {
 	struct parse_ctx *c;
 	size_t pos, len;
 	int ret;
+	int denied;			/* ids that could not be read: EACCES/EPERM */
+	char sys[PEV_NAME_MAX + 1], name[PEV_NAME_MAX + 1];	/* the first of them */
 };
 
 static int add_tp(struct parse_ctx *c, size_t pos, size_t len, const char *sys, const char *name)
@@ -110,6 +133,10 @@ static int walk_cb(const char *sys, const char *name, void *user)
 		w->ret = r;
 		return 1;
 	}
+	if ((r == -EACCES || r == -EPERM) && !w->denied++) {
+		snprintf(w->sys, sizeof(w->sys), "%s", sys);
+		snprintf(w->name, sizeof(w->name), "%s", name);
+	}
 	return 0;
 }
 
@@ -132,10 +159,7 @@ int pev__parse_tracepoint(struct parse_ctx *c, size_t pos, size_t syslen, size_t
 		if (ret == -ENOMEM)
 			return pev__perr(c, pos, len, ENOMEM, "out of memory");
 		if (ret == -EACCES || ret == -EPERM)
-			return pev__perr(c, pos, len, -ret, "cannot read the id of '%s:%s' in %s: %s; run as root",
-					 sys, name, c->tracefs, strerror(-ret));
-		if (ret == -EACCES && (ret = tracefs_unreadable(c, pos, len)))
-			return ret;
+			return tracepoint_unreadable(c, pos, len, sys, name, -ret);
 		if (ret < 0) {
 			char full[2 * PEV_NAME_MAX + 2], near[128];
 			snprintf(full, sizeof(full), "%s:%s", sys, name);
@@ -149,13 +173,22 @@ int pev__parse_tracepoint(struct parse_ctx *c, size_t pos, size_t syslen, size_t
 		return 0;
 	}
 	size_t before = c->n;
-	struct tp_walk w = { c, pos, len, 0 };
+	struct tp_walk w = { .c = c, .pos = pos, .len = len };
 	ret = pev_tracepoint_foreach(c->tracefs, sys, name, walk_cb, &w);
 	if (w.ret)
 		return pev__perr(c, pos, len, ENOMEM, "out of memory");
+	if (ret == -EACCES || ret == -EPERM) {
+		int r = tracefs_unreadable(c, pos, len);
+
+		if (r)
+			return r;
+	}
 	if (ret < 0)
 		return pev__perr(c, pos, len, -ret, "cannot list tracepoints in %s: %s", c->tracefs,
 				 strerror(-ret));
+	/* nothing matched because the ids could not be read: not "no match" */
+	if (c->n == before && w.denied)
+		return tracepoint_unreadable(c, pos, len, w.sys, w.name, EACCES);
 	if (c->n == before)
 		return pev__perr(c, pos, len, ENOENT,
 				 "no tracepoint matches '%s:%s'; run 'perfev list tracepoint' to see them",

@@ -9,6 +9,7 @@
  * - a cgroup that does not exist.
  * Sysctls are set just around the command that needs them and restored on
  * every exit path. */
+#include <grp.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -192,7 +193,7 @@ static void nofile(void)
 	       W("paranoid", "seccomp"));
 }
 
-static void no_tracefs(void)
+static void no_tracefs_cases(void)
 {
 	struct t_run r;
 	const char *umount = "mount --make-rprivate / && umount /sys/kernel/tracing 2>/dev/null; "
@@ -223,7 +224,60 @@ static void no_tracefs(void)
 	   "exec " NOBODY " %s stat -e sched:sched_switch -- true'", umount, pe);
 	expect("tracefs mode 0700, nobody", &r, 2,
 	       W("cannot read /sys/kernel/tracing/events: permission denied",
-		 "'mount -o remount,mode=755 /sys/kernel/tracing'"), bad);
+		 "'mount -o remount,mode=755,gid=GROUP /sys/kernel/tracing'"), bad);
+
+	/* mode=755 opens the directories, but are the event files then
+	 * readable by others?  Probed here, as nobody, in such a mount. */
+	const char *m755 = "mount -t tracefs -o mode=755,gid=0 nodev /sys/kernel/tracing";
+	const char *const bad_glob[] = { "unknown tracepoint", "paranoid", "no tracepoint matches", NULL };
+
+	if (t_sh("unshare -m sh -c '%s %s && " NOBODY " cat /sys/kernel/tracing/events/sched/sched_switch/id' "
+		 ">/dev/null 2>&1", umount, m755) == 0) {
+		printf("tracefs mode 755: its files are readable by others here; the file cases not checked\n");
+		return;
+	}
+	sh(&r, "exec unshare -m sh -c '%s %s && exec " NOBODY " %s stat -e sched:sched_switch -- true'",
+	   umount, m755, pe);
+	expect("tracefs mode 755, files 0440 root, nobody", &r, 2,
+	       W("cannot read the id of 'sched:sched_switch' in /sys/kernel/tracing: Permission denied",
+		 "'mount -o remount,mode=755,gid=GROUP /sys/kernel/tracing' for a GROUP this user is in"),
+	       bad_glob);
+	/* a glob whose every match is unreadable is not "no match" */
+	sh(&r, "exec unshare -m sh -c '%s %s && exec " NOBODY " %s record -o %s -e \"sched:sched_sw*\" -- true'",
+	   umount, m755, pe, data);
+	expect("tracefs mode 755, a glob, nobody", &r, 2,
+	       W("cannot read the id of 'sched:sched_sw", "Permission denied", "gid=GROUP"), bad_glob);
+	/* the advice works: gid= with nobody's group */
+	struct group *g = getgrnam("nogroup");
+
+	if (!g) {
+		printf("no group nogroup: the gid= advice not checked\n");
+		return;
+	}
+	sh(&r, "exec unshare -m sh -c '%s mount -t tracefs -o mode=755,gid=%u nodev /sys/kernel/tracing && "
+	   "exec " NOBODY " %s stat -x, -e sched:sched_switch -- true'", umount, (unsigned)g->gr_gid, pe);
+	expect("tracefs mode 755 gid nogroup, nobody", &r, 0, W("sched:sched_switch"),
+	       (const char *const[]){ "error", NULL });
+}
+
+/* tracefs has one superblock: a mount in a private namespace with mode=
+ * or gid= changes them for the machine's mount too.  They are put back
+ * as they were (read here before). */
+static void no_tracefs(void)
+{
+	struct stat st;
+
+	if (stat("/sys/kernel/tracing/events", &st) || stat("/sys/kernel/tracing", &st)) {
+		printf("tracefs not mounted at /sys/kernel/tracing: its mode cannot be restored, cases not checked\n");
+		return;
+	}
+	no_tracefs_cases();
+	CHECK_EQ_INT(t_sh("unshare -m sh -c 'mount --make-rprivate / && umount /sys/kernel/tracing 2>/dev/null; "
+			  "mount -t tracefs -o mode=%o,gid=%u nodev /sys/kernel/tracing'",
+			  (unsigned)(st.st_mode & 07777), (unsigned)st.st_gid), 0);
+	struct stat now;
+
+	CHECK(stat("/sys/kernel/tracing", &now) == 0 && now.st_mode == st.st_mode && now.st_gid == st.st_gid);
 }
 
 static void no_cgroup(void)
