@@ -10,7 +10,9 @@
  *    (unwind_expr.c: glibc's PLT stubs, its signal trampoline
  *    __restore_rt); %rsp is the CFA of the frame (the sampled %rsp
  *    first);
- *  - each register is undefined, the same value, saved at CFA + n, the
+ *  - each register is undefined (the return address and %rbp only:
+ *    libdw calls a register the CFI never mentions undefined, libunwind
+ *    keeps its value), the same value, saved at CFA + n, the
  *    value CFA + n, another register, saved where an expression says or
  *    an expression's value; a memory word in a map that gives nothing
  *    (the [stack] past the dump) reads as 0, as perf's access_mem gives
@@ -183,7 +185,18 @@ static void rule_fill(struct cfi_rule *r, Dwarf_Frame *fr)
 			continue;
 		}
 		if (nops == 0) {
-			r->kind[i] = ops == mem ? R_UNDEF : ops == NULL ? R_SAME : R_NONE;
+			/* Undefined: libdw also says so of a register the CFI
+			 * never mentions where its x86-64 ABI rules do not
+			 * make it the same value (%rbx, the call-clobbered
+			 * ones); libunwind keeps every unmentioned register's
+			 * value.  Only the return address and %rbp (which
+			 * libdw's ABI rules keep) are taken as undefined:
+			 * they end the walk.  Seen: %rbx at the top of
+			 * _dl_fixup, under _dl_runtime_resolve's CFA of %rbx. */
+			if (ops == mem)
+				r->kind[i] = i == RA || i == RBP ? R_UNDEF : R_SAME;
+			else
+				r->kind[i] = ops == NULL ? R_SAME : R_NONE;
 			continue;
 		}
 		if (!reg_rule(r, &used, i, ops, nops))

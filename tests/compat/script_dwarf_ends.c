@@ -18,7 +18,10 @@
  *    that the stacks end in ld.so's _dl_start_user (no CFI, %rbp 0);
  *  - a recursion with a 1 KiB stack dump, so that the return address of
  *    a frame lies past the dump: perf's reader gives 0 for it and prints
- *    one ffffffffffffffff frame, then stops (no map at 0). */
+ *    one ffffffffffffffff frame, then stops (no map at 0);
+ *  - a leaf under a frame whose CFA is %rbx + 16 (glibc's
+ *    _dl_runtime_resolve has one: a sample at the top of _dl_fixup made
+ *    convert_views fail now and then). */
 #include <unistd.h>
 
 #include "testutil.h"
@@ -37,6 +40,16 @@ static const char prog[] =
 	"\".globl fp_spin\\n.type fp_spin,@function\\nfp_spin:\\n\"\n"
 	"\"push %rbp\\nmov %rsp, %rbp\\npush %rbx\\npush %rbx\\npush %rbx\\n2: dec %rdi\\njnz 2b\\n\"\n"
 	"\"add $24, %rsp\\npop %rbp\\nret\\n.size fp_spin, .-fp_spin\\n\");\n"
+	/* with CFI: a frame whose CFA is %rbx + 16 (as glibc's
+	 * _dl_runtime_resolve), and a leaf that leaves %rbx alone */
+	"__asm__(\".text\\n.globl rbx_frame\\n.type rbx_frame,@function\\nrbx_frame:\\n.cfi_startproc\\n\"\n"
+	"\"push %rbx\\n.cfi_adjust_cfa_offset 8\\n.cfi_offset %rbx, -16\\nmov %rsp, %rbx\\n.cfi_def_cfa_register %rbx\\n\"\n"
+	"\"and $-64, %rsp\\nsub $128, %rsp\\ncall leaf_spin\\nmov %rbx, %rsp\\n.cfi_def_cfa_register %rsp\\n\"\n"
+	"\"pop %rbx\\n.cfi_adjust_cfa_offset -8\\n.cfi_restore %rbx\\nret\\n.cfi_endproc\\n.size rbx_frame, .-rbx_frame\\n\"\n"
+	"\".globl leaf_spin\\n.type leaf_spin,@function\\nleaf_spin:\\n.cfi_startproc\\n3: dec %rdi\\njnz 3b\\nret\\n\"\n"
+	"\".cfi_endproc\\n.size leaf_spin, .-leaf_spin\\n\");\n"
+	"void rbx_frame(long n);\n"
+	"__attribute__((noinline)) void three(long n) { rbx_frame(n); sink++; }\n"
 	"void bad_rbp(long n);\n"
 	"void fp_spin(long n);\n"
 	"__attribute__((noinline)) void one(long n) { bad_rbp(n); sink++; }\n"
@@ -48,6 +61,7 @@ static const char prog[] =
 	"int libf(int);\n"
 	"int main(int argc, char **argv)\n"
 	"{ long ms = argc > 1 ? atol(argv[1]) : 200;\n"
+	"  if (argc > 2 && argv[2][0] == 'r') { for (long k = 0; k < ms; k++) three(300000); return libf(0); }\n"
 	"  if (argc > 2) { for (long k = 0; k < ms; k++) deep(12, 300000); return libf(0); }\n"
 	"  for (long k = 0; k < ms; k++) { one(300000); two(300000); } return libf(0); }\n";
 
@@ -125,6 +139,14 @@ int main(void)
 	CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -c 1000000 --call-graph dwarf,1024 -o cut.data -- ./n 300 deep >/dev/null 2>&1",
 			  dir, PERF), 0);
 	same_output("cut.data", "deep+0x", "ffffffffffffffff [unknown]");
+
+	/* A CFA in %rbx, which the leaf below never mentions: libdw's
+	 * x86-64 ABI rules call %rbx undefined there, libunwind keeps its
+	 * value (every unmentioned register is the same value), and perf
+	 * unwinds on to three() and main(). */
+	CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o rbx.data -- ./n 300 rbx >/dev/null 2>&1",
+			  dir, PERF), 0);
+	same_output("rbx.data", "leaf_spin+0x", "three+0x");
 	t_sh("rm -rf %s", dir);
 	return t_done();
 }
