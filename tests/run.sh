@@ -3,6 +3,10 @@
 # Prints one line per test and, last, "N passed, N failed, N skipped".
 # TEST_TIMES=FILE appends each test's seconds and name to FILE.
 #
+# A failing test listed in tests/retry-once runs once more: its first
+# failure is printed ("RETRY name"), and it passes if the second run does;
+# the second-last line then names it.
+#
 # Skips are checked against tests/expected-skips (one test name per line,
 # e.g. "live/event_pfm_live  libpfm4 finds no CPU PMU on this VM"; '#'
 # starts a comment).  With CI=true or STRICT_SKIPS=1 a skip not listed there
@@ -18,14 +22,27 @@ pass=0 fail=0 skip=0 failed=()
 export PERFEV_BUILD=$build PERFEV=$build/perfev
 tmo=${TEST_TIMEOUT:-120}
 
+retry_list=$here/retry-once
+retried=()
+
 skip_expected() {
   [ -f "$expected" ] && sed 's/#.*//' "$expected" | awk '{print $1}' | grep -qxF "$1"
+}
+
+retry_listed() {
+  [ -f "$retry_list" ] && sed 's/#.*//' "$retry_list" | awk '{print $1}' | grep -qxF "$1"
 }
 
 for t in $(find "$build/tests" -type f -executable ! -path '*/helpers/*' | sort); do
   name=${t#"$build"/tests/}
   t0=$SECONDS
   out=$(timeout "$tmo" "$t" 2>&1); rc=$?
+  if [ $rc -ne 0 ] && [ $rc -ne 77 ] && retry_listed "$name"; then
+    echo "RETRY $name (exit $rc): in tests/retry-once, running it again; the first run's failure:"
+    echo "$out" | grep -A 8 '^FAIL ' | head -n 60 | sed 's/^/    /'
+    out=$(timeout "$tmo" "$t" 2>&1); rc=$?
+    [ $rc -eq 0 ] && retried+=("$name")
+  fi
   [ -n "${TEST_TIMES:-}" ] && echo "$((SECONDS - t0))s $name" >>"$TEST_TIMES"
   case $rc in
     0)  pass=$((pass+1)); echo "PASS $name";;
@@ -43,5 +60,6 @@ for t in $(find "$build/tests" -type f -executable ! -path '*/helpers/*' | sort)
   esac
 done
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+[ ${#retried[@]} -gt 0 ] && echo "passed on a second run (tests/retry-once): ${retried[*]}"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

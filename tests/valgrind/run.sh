@@ -58,6 +58,7 @@ run_one() {
       echo "PASS $name (${dt}s)"
     fi
   } > "$d/result"
+  [ -n "$bad" ] && touch "$d/vgerror"
   rm -f "$d"/*.log
   cat "$d/result"
 }
@@ -75,6 +76,18 @@ done
 declare -p vgopts > "$logs/vgopts.sh"
 printf '%s\n' "${list[@]}" |
   xargs -P "$jobs" -I{} bash -c 'source "$logs/vgopts.sh"; run_one "$1"' _ {}
+# A test of tests/retry-once that failed without a valgrind error runs
+# once more (its first failure printed above); a memory error never does.
+retried=()
+for t in "${list[@]}"; do
+  name=${t#"$build"/tests/}
+  d=$logs/run.$(echo "$name" | tr / _)
+  [ "$(head -c 4 "$d/result" 2>/dev/null)" = FAIL ] && [ ! -e "$d/vgerror" ] || continue
+  sed 's/#.*//' "$here/../retry-once" 2>/dev/null | awk '{print $1}' | grep -qxF "$name" || continue
+  echo "RETRY $name: in tests/retry-once, running it again"
+  (source "$logs/vgopts.sh"; rm -rf "$d"; run_one "$t")
+  [ "$(head -c 4 "$d/result" 2>/dev/null)" = PASS ] && retried+=("$name")
+done
 pass=0 fail=0 skip=0 failed=()
 for t in "${list[@]}"; do
   name=${t#"$build"/tests/}
@@ -87,5 +100,6 @@ for t in "${list[@]}"; do
 done
 rm -rf "$logs"
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+[ ${#retried[@]} -gt 0 ] && echo "passed on a second run (tests/retry-once): ${retried[*]}"
 echo "valgrind: $pass passed, $fail failed, $skip skipped in $(( $(date +%s) - start ))s (${jobs} at a time)"
 [ "$fail" -eq 0 ]
