@@ -22,22 +22,14 @@ pass=0 fail=0 skip=0 failed=()
 export PERFEV_BUILD=$build PERFEV=$build/perfev
 tmo=${TEST_TIMEOUT:-120}
 
-retry_list=$here/retry-once
 retried=()
-
-skip_expected() {
-  [ -f "$expected" ] && sed 's/#.*//' "$expected" | awk '{print $1}' | grep -qxF "$1"
-}
-
-retry_listed() {
-  [ -f "$retry_list" ] && sed 's/#.*//' "$retry_list" | awk '{print $1}' | grep -qxF "$1"
-}
+. "$here/listed.sh"
 
 for t in $(find "$build/tests" -type f -executable ! -path '*/helpers/*' | sort); do
   name=${t#"$build"/tests/}
   t0=$SECONDS
   out=$(timeout "$tmo" "$t" 2>&1); rc=$?
-  if [ $rc -ne 0 ] && [ $rc -ne 77 ] && retry_listed "$name"; then
+  if [ $rc -ne 0 ] && [ $rc -ne 77 ] && listed "$here/retry-once" "$name"; then
     echo "RETRY $name (exit $rc): in tests/retry-once, running it again; the first run's failure:"
     echo "$out" | grep -A 8 '^FAIL ' | head -n 60 | sed 's/^/    /'
     out=$(timeout "$tmo" "$t" 2>&1); rc=$?
@@ -47,7 +39,7 @@ for t in $(find "$build/tests" -type f -executable ! -path '*/helpers/*' | sort)
   case $rc in
     0)  pass=$((pass+1)); echo "PASS $name";;
     77) why=$(echo "$out" | grep -i 'skip' | tail -n1)
-        if [ "$strict" = 1 ] && ! skip_expected "$name"; then
+        if [ "$strict" = 1 ] && ! listed "$expected" "$name"; then
           fail=$((fail+1)); failed+=("$name")
           echo "FAIL $name (skipped, and not in tests/expected-skips): $why"
         else

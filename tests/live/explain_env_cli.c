@@ -193,11 +193,14 @@ static void nofile(void)
 	       W("paranoid", "seccomp"));
 }
 
+/* in a private mount namespace: tracefs unmounted, both of its places */
+#define UMOUNT_TRACEFS "mount --make-rprivate / && umount /sys/kernel/tracing 2>/dev/null; " \
+		       "umount /sys/kernel/debug 2>/dev/null; "
+
 static void no_tracefs_cases(void)
 {
 	struct t_run r;
-	const char *umount = "mount --make-rprivate / && umount /sys/kernel/tracing 2>/dev/null; "
-			     "umount /sys/kernel/debug 2>/dev/null; ";
+	const char *umount = UMOUNT_TRACEFS;
 	const char *const bad[] = { "unknown tracepoint", "paranoid", NULL };
 
 	/* Independent probe: a private mount namespace can be made here. */
@@ -272,7 +275,7 @@ static void no_tracefs(void)
 		return;
 	}
 	no_tracefs_cases();
-	CHECK_EQ_INT(t_sh("unshare -m sh -c 'mount --make-rprivate / && umount /sys/kernel/tracing 2>/dev/null; "
+	CHECK_EQ_INT(t_sh("unshare -m sh -c '" UMOUNT_TRACEFS
 			  "mount -t tracefs -o mode=%o,gid=%u nodev /sys/kernel/tracing'",
 			  (unsigned)(st.st_mode & 07777), (unsigned)st.st_gid), 0);
 	struct stat now;

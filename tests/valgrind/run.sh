@@ -79,11 +79,12 @@ printf '%s\n' "${list[@]}" |
 # A test of tests/retry-once that failed without a valgrind error runs
 # once more (its first failure printed above); a memory error never does.
 retried=()
+. "$here/../listed.sh"
 for t in "${list[@]}"; do
   name=${t#"$build"/tests/}
   d=$logs/run.$(echo "$name" | tr / _)
   [ "$(head -c 4 "$d/result" 2>/dev/null)" = FAIL ] && [ ! -e "$d/vgerror" ] || continue
-  sed 's/#.*//' "$here/../retry-once" 2>/dev/null | awk '{print $1}' | grep -qxF "$name" || continue
+  listed "$here/../retry-once" "$name" || continue
   echo "RETRY $name: in tests/retry-once, running it again"
   (source "$logs/vgopts.sh"; rm -rf "$d"; run_one "$t")
   [ "$(head -c 4 "$d/result" 2>/dev/null)" = PASS ] && retried+=("$name")
