@@ -109,6 +109,5 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s convert -i %s/none.data --to folded > /dev/null 2>&1", perfev, dir), 1);
 	CHECK_EQ_INT(t_sh("%s convert -i %s --to folded -o %s/no/such/dir > /dev/null 2>&1",
 			  perfev, f, dir), 1);
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -280,6 +280,5 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s convert -i %s --to folded --diff %s > /dev/null 2>&1", perfev, f2, f), 2);
 	CHECK_EQ_INT(t_sh("%s flamegraph -i %s --to folded -o /dev/null > /dev/null 2>&1", perfev, f2), 2);
 	CHECK_EQ_INT(t_sh("%s flamegraph -i %s --diff %s/none.data -o /dev/null > /dev/null 2>&1", perfev, f2, dir), 1);
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -248,6 +248,5 @@ int main(void)
 				  PERF, f, c, dir), 0);
 		same_tree(f, "");
 	}
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

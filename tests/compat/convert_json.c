@@ -158,6 +158,5 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s convert -q -i %s --to json -o %s/ours.jsonl", perfev, g, dir), 0);
 	CHECK_MSG(!check_lines("sum(1 for x in L if x[\"type\"]==\"sample\" and \"error\" in x and x[\"error\"].startswith(\"callchain.nr\"))==1"),
 		  "%s: no error line for the damaged sample", g);
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -41,14 +41,12 @@ static void check_format(const char *file, const char *fmt, const char *opts, bo
 		char cp[192], *why;
 		size_t n;
 
-		/* the reason in the failure line itself (the runner keeps only
-		 * the tail of a test's output), and the file kept for a look */
+		/* the reason in the failure line itself: the runner keeps only
+		 * the tail of a test's output (report_cmp_end keeps the files) */
 		snprintf(cp, sizeof(cp), "%s/check.txt", dir);
 		why = t_slurp(cp, &n);
-		t_sh("mkdir -p /tmp/perfev-kept && cp %s /tmp/perfev-kept/ && cp %s/check.txt /tmp/perfev-kept/check.%s.txt",
-		     file, dir, fmt);
-		T_FAIL("%s --to %s %s: check_views.py: %.600s (file kept in /tmp/perfev-kept)", file, fmt,
-		       opts, why && strstr(why, "FAIL: ") ? strstr(why, "FAIL: ") : "(no reason printed)");
+		T_FAIL("%s --to %s %s: check_views.py: %.600s", file, fmt, opts,
+		       why && strstr(why, "FAIL: ") ? strstr(why, "FAIL: ") : "(no reason printed)");
 		free(why);
 	} else
 		printf("%s --to %s %s: as perf script\n", file, fmt, opts);
@@ -252,6 +250,5 @@ int main(void)
 			  "inject -o a full device succeeded");
 		CHECK_MSG(!t_sh("test -c %s/full", dir), "inject -o DEVICE: the device node was removed");
 	}
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

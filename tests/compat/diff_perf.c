@@ -240,6 +240,5 @@ int main(void)
 	/* samples without CPU: perf fails too (exit 255) */
 	diff_fails("--cpu 0 py1.data py2.data", 1, "CPU");
 
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -68,7 +68,5 @@ int main(void)
 	/* a file that is no stream, without --jit: a usage error */
 	CHECK_EQ_INT(t_sh("cd %s && %s record -q -e cpu-clock -o file.data -- true > /dev/null 2>&1 && "
 			  "%s inject -i file.data -o x.data 2>/dev/null", dir, PERF, perfev), 2);
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

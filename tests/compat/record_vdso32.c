@@ -70,7 +70,5 @@ int main(void)
 	 * when its helper cannot give it (it looked in [vdso32]/<id>) */
 	CHECK_EQ_INT(t_sh("cd %s && HOME=$PWD/h1 PERFEV_READ_VDSO32=/nonexistent %s script -i perf.data -F ip,sym,dso 2>/dev/null | "
 			  "grep -q '__kernel_vsyscall (\\[vdso32\\])'", dir, perfev), 0);
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

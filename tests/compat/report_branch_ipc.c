@@ -143,6 +143,5 @@ int main(void)
 				  "if x[\"symbol\"] == \"leaf_a\"][0]; "
 				  "sys.exit(abs(e[\"ipc\"] - %.6f) > 1e-3 or abs(e[\"ipc_coverage\"] - %.6f) > 1e-3)'",
 				  perfev, file, 2.0 * (na - 1) / 30.0, (na - 1) * 100.0 / na), 0);
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -131,6 +131,18 @@ static void report_cmp_start(const char *tmpl, bool sampling)
 		T_FATAL("mkdtemp");
 }
 
+/* The end every report test shares: the temp dir is removed, or kept and
+ * named when a check failed (or KEEP is set), so that the recordings that
+ * showed a rare difference can be looked at; t_done's exit status. */
+static inline int report_cmp_end(void)
+{
+	if (t_failures || getenv("KEEP"))
+		printf("kept %s: the files of this run\n", dir);
+	else
+		t_sh("rm -rf %s", dir);
+	return t_done();
+}
+
 /* text into DIR/name; its path into path. */
 static void report_cmp_write(char *path, size_t size, const char *name, const char *text)
 {

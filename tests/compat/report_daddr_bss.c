@@ -42,7 +42,5 @@ int main(void)
 	same_report("bss", p, "--mem-mode -s symbol_daddr,dso_daddr,sym");
 	same_report("bss", p, "--mem-mode");
 	CHECK_EQ_INT(t_sh("grep -q '\\[\\.\\] completed.0+0x0' %s/a.txt", dir), 0);
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -140,7 +140,5 @@ int main(void)
 	same_report_norm("dcacheline", file, "--mem-mode -s pid,dcacheline", NULL);
 	/* the case is not vacuous: perf shows the shared file mapping as [s] */
 	CHECK_EQ_INT(t_sh("grep -q '\\[s\\] 0x' %s/b.txt", dir), 0);
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -198,6 +198,5 @@ int main(void)
 	else
 		filters("gcc -O2 -c, -a -g", file, true);
 
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

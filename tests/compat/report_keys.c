@@ -132,6 +132,5 @@ int main(void)
 	} else {
 		printf("gcc part skipped: no gcc in PATH\n");
 	}
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

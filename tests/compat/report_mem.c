@@ -126,7 +126,5 @@ int main(void)
 	} else {
 		printf("live part skipped: perf record cannot sample page-faults here\n");
 	}
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -200,6 +200,5 @@ int main(void)
 		snprintf(opts, sizeof(opts), "--kallsyms %s/ks%d --sort sym -n", dir, i + 1);
 		same_report(names[i], f, opts);
 	}
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -129,6 +129,5 @@ int main(void)
 		unsetenv("PERF_BUILDID_DIR");
 	}
 
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

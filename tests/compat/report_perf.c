@@ -48,6 +48,5 @@ int main(void)
 		printf("gcc part skipped: no gcc in PATH\n");
 	}
 
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -52,6 +52,5 @@ int main(void)
 	report_modes("threads -g", file, true);
 	same_report("threads -g", file, "--no-children --sort pid,sym");
 
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -80,7 +80,5 @@ int main(void)
 			  "sed 's/^ *[0-9.]*%%  *//; s/\\].*/]/' | sort -u > %s/b.txt && "
 			  "test -s %s/b.txt && cmp -s %s/a.txt %s/b.txt", perfev, file, dir, PERF, file,
 			  dir, dir, dir, dir), 0);
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

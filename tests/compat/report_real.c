@@ -74,6 +74,5 @@ int main(void)
 		printf("node part skipped: no node in PATH\n");
 	}
 
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -90,6 +90,5 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s record -q -e syscalls:sys_enter_exit_group -o %s -- sh -c '/bin/true; /bin/true' > /dev/null 2>&1",
 			  PERF, file), 0);
 	same_report("three exit_groups", file, "");
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

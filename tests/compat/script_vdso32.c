@@ -50,6 +50,5 @@ int main(void)
 	same_script(f, "", "__kernel_vsyscall+0x");
 	same_script(f, "-F ip,sym,symoff,dso", "([vdso32])");
 	same_report("vdso32", f, "--sort dso,sym");
-	t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

@@ -204,7 +204,5 @@ int main(void)
 		same_report("python3 -g", file, "--sort dso,srcline --no-children");
 		same_script(file, "-F ip,sym,dso,srcline", "\n  ");
 	}
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

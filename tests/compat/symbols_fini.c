@@ -136,7 +136,5 @@ int main(void)
 	same_script(file, "-F ip,sym,symoff,dso", "_fini+0x");
 	same_report("past .fini", file, "--sort dso,sym");
 	same_report("past .fini", file, "--sort sym,symbol_size");
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }

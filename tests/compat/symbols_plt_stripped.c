@@ -152,7 +152,5 @@ int main(void)
 	same_script(file, "--comm stripped -F comm,ip,sym,symoff,dso", "[unknown]");
 	same_report("PLT stubs", file, "--sort comm,dso,sym");
 	same_report("PLT stubs", file, "--no-children --sort sym");
-	if (!getenv("KEEP"))
-		t_sh("rm -rf %s", dir);
-	return t_done();
+	return report_cmp_end();
 }
