@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # perfev: GNU make build.  `make`, `make check`, `make demo`, `make bench`,
 # `make fuzz`, `make install DESTDIR=...`.  V=1 shows commands.
 # SANITIZE=address,undefined builds into build-san/ with sanitizers.
@@ -56,6 +57,9 @@ EX_SRC    := $(sort $(wildcard examples/*.c))
 EXCXX_SRC := $(sort $(wildcard examples/*.cpp))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
+# Checks of the tree itself (licenses, man pages, completion, layers):
+# shell scripts, run from a small wrapper under $(BUILD)/tests/meta/.
+META_SRC  := $(sort $(wildcard tests/meta/*.sh))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/flamegraph_assets.o
@@ -69,7 +73,7 @@ READ_VDSO32 := $(BUILD)/perfev-read-vdso32
 LIBEXECDIR ?= $(PREFIX)/libexec/perfev
 
 TEST_BINS := $(UNIT_SRC:%.c=$(BUILD)/%) $(LIVE_SRC:%.c=$(BUILD)/%) $(COMPAT_SRC:%.c=$(BUILD)/%) \
-	     $(FAULT_SRC:%.c=$(BUILD)/%)
+	     $(FAULT_SRC:%.c=$(BUILD)/%) $(META_SRC:tests/meta/%.sh=$(BUILD)/tests/meta/%)
 TEST_SHARED_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/shared/%)
 HELPER_BINS := $(TEST_HELPERS:%.c=$(BUILD)/%)
 EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%) $(EXCXX_SRC:%.cpp=$(BUILD)/%) $(BUILD)/examples/region_hpp.ok \
@@ -147,6 +151,10 @@ $(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+
+$(BUILD)/tests/meta/%: tests/meta/%.sh
+	@mkdir -p $(@D)
+	$(Q)printf '#!/bin/sh\nexec bash "%s" "$$@"\n' "$(abspath $<)" >$@ && chmod +x $@
 
 # Unit tests again, against the shared library.
 $(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)

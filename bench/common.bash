@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by the bench/*.sh scripts (not a benchmark itself: `make bench`
 # runs bench/*.sh only).  Needs $perf; record_deep also $build.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # perfev convert on the same callchain file of at least 400k samples (the
 # deep-stack recording bench/report.sh uses, made once and cached under
 # /tmp): every format `perfev convert -h` lists, against `perfev report` on

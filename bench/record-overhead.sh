@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Overhead of sampling with call chains: the deep-stack CPU-bound workload
 # (examples/deepstack) bare, under `perfev record -F 20000 -g` and under
 # `perf record -F 20000 -g`, in alternating runs; prints the median wall

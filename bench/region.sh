@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The cost of self-monitoring on this machine (issue 9): a read(2) of one
 # counter, a group read of three software counters, the control page's
 # seqlock read (with time extrapolation where the page allows it), rdpmc

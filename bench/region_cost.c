@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The cost of self-monitoring reads, in one process: read(2) of one
  * counter, one group read of three software counters, the control page's
  * time extrapolation, rdpmc (bare and through the library) where a PMU

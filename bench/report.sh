@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # perfev report --stdio against perf report --stdio on the same callchain
 # file of at least 400k samples (perf record -g of a deep-stack workload,
 # made once and cached under /tmp), in three modes: children (the

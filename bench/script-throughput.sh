@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # perfev script's throughput against perf script's on the same callchain
 # file of about 400k samples (perf record -g of a deep-stack workload).
 # The file is made once and cached under /tmp, keyed by its sample target.

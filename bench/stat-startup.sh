@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # perfev stat's start-up cost against perf's: both count
 # task-clock,page-faults,context-switches of `true`, run alternately
 # (hyperfine, warmed up, no shell in between).  Prints each median and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # perfev script against perf script on the same --call-graph dwarf file of
 # at least 20k samples: perf record --call-graph dwarf of python3 building
 # and encoding JSON (libpython, libc and ld.so frames, inline frames from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The build ids a recording names (perfev buildid-list, perfev archive). */
 #ifndef PEV_CLI_BUILDID_H
 #define PEV_CLI_BUILDID_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by every subcommand: exit codes, messages, the command table. */
 #ifndef PEV_CLI_H
 #define PEV_CLI_H

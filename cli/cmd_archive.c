@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev archive [FILE]: what perf 6.1's perf-archive script does, so that
  * a recording can be read on another machine: a FILE.tar.bz2 of the
  * build-id cache entries (perf's ~/.debug layout, or $PERF_BUILDID_DIR)

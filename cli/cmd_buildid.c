@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev buildid-list: the build ids a perf.data file names, as perf
  * buildid-list prints them ("%-40s %s": the id, or blanks, and the DSO). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev convert: a perf.data file as folded stacks, a flame graph, pprof,
  * the Firefox Profiler's format, speedscope, Chrome trace events or JSON
  * lines (modelled on `perf data convert`).  The loading is here; each

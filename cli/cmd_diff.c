@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev diff: perf 6.1's `perf diff [OLD NEW...]`: the profiles of two
  * or more perf.data files side by side, the first one the baseline.
  * Every file is read as `perfev report` reads it (report_load, the same

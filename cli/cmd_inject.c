@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev inject -i - -o OUT: a pipe stream copied as perf 6.1's inject
  * copies it (its output stays a stream, record for record).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev list: the events this machine offers, like perf list. */
 #include <errno.h>
 #include <fnmatch.h>

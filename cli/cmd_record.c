@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record: sample a command (or processes, threads, CPUs) into a
  * perf.data file.  Options and the order of the steps are here; the attrs
  * and fds in record_setup.c, the drain loop in record_loop.c, build ids

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report: where the time goes, from a perf.data file, printed as
  * perf 6.1's `perf report --stdio` prints it.  The aggregation is the
  * library's profile model (perfev/profile.h); this file turns options into

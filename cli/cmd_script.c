@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: print the records of a perf.data file the way perf
  * script does: samples with symbols and callchains, side-band records on
  * request, or a raw dump. */

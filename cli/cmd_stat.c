@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: options, checks, the event list and the output stream;
  * the counting itself is in stat_run.c, the formats in stat_*.c. */
 #include <errno.h>

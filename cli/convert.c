@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev convert: loading a file into a profile that keeps its samples,
  * and what every writer shares (see convert.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev convert: a perf.data file loaded into a profile that keeps its
  * samples, and one writer per output format (cli/convert_<fmt>.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to chrome: Chrome's trace-event JSON (the JSON Object Format that
  * Perfetto's UI and about:tracing load): process_name and thread_name
  * metadata events, one "P" (sample) event per sample pointing at its

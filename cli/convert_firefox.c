@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to firefox: the Firefox Profiler's processed profile format (what
  * samply writes), gzipped JSON.  We write processed version 52 (Gecko
  * version 31): the last with per-thread tables and a per-thread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to folded: Brendan Gregg's folded stacks, one line per distinct stack:
  * "comm;outermost;...;leaf COUNT", sorted as stackcollapse-perf.pl sorts
  * them (byte order), so that flamegraph.pl, inferno and Pyroscope's folded

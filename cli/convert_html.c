@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to html (and `perfev flamegraph`): a self-contained interactive flame
  * graph in one file.  The page (cli/flamegraph/page.html) gets its CSS and
  * script inline and the profile as JSON in a non-executed script element:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* --to html: the flame graph's data (cli/convert_html_tree.c) and the page
  * around it (cli/convert_html.c, cli/flamegraph/: the page's HTML, CSS and
  * JavaScript, embedded at build time into fg_asset_*).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to html: the prefix tree of the shown samples (see convert_html.h).
  * Strings, functions and nodes are interned in open-addressing tables of
  * ids; memory grows with the distinct stacks, not with the samples. */

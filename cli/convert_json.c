@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to json: every record of the file as one JSON object a line, in time
  * order, as `perf data convert --to-json` names things: a first line with
  * perf's "linux-perf-json-version" and "headers", then one line per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to pprof: the profile as profile.proto (github.com/google/pprof,
  * proto/profile.proto), gzipped, as `go tool pprof` reads it.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --to speedscope: speedscope's file format
  * (https://www.speedscope.app/file-format-schema.json): the frames shared
  * (name, file: the DSO), one "sampled" profile per thread whose samples

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What the viewer writers share (see convert_tables.h). */
 #include <errno.h>
 #include <stdlib.h>

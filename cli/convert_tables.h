@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the viewer writers (firefox, speedscope, chrome) share: an integer
  * map, a string table, the shown samples grouped by thread, and gzip of a
  * finished text. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev diff: shared state of cmd_diff.c (options, loading) and
  * diff_out.c (pairing, computing, printing). */
 #ifndef PEV_CLI_DIFF_H

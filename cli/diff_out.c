@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev diff: perf 6.1's `perf diff` table from the profiles of several
  * files (builtin-diff.c and the hists it drives).  Per event of the
  * baseline:

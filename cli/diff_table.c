@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev diff: the table of one event as perf 6.1's perf diff prints it
  * (ui/stdio/hist.c driving builtin-diff.c's columns): the header lines,
  * then one line per row, the diff columns before the sort keys. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev: the one error and warning printer every command uses; it calls
  * no command (cli.h says how messages read). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The header listing of perf 6.1 (util/header.c perf_header__fprintf_info
  * and the feature print functions), from the parsed features.  Features
  * in bit order; those perf prints only with -I get its "info available"

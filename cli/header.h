@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perf 6.1's file header listing (perf_session__fprintf_info), as
  * `perf script --header` and `perf report --header` print it before
  * their output, byte for byte for file-mode recordings. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf.data input checks for script and report (see input.h). */
 #include <errno.h>
 #include <inttypes.h>

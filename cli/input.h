@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Checks shared by the commands that read a perf.data file (script,
  * report): perf's ownership rule and the warning for a file cut short. */
 #ifndef PEV_CLI_INPUT_H

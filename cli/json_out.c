@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* JSON strings (see json_out.h). */
 #include <string.h>
 

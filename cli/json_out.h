@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* JSON text for the convert writers (and any other JSON output): strings
  * escaped so that any byte string becomes valid JSON (RFC 8259). */
 #ifndef PEV_CLI_JSON_OUT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev: the command table, global options and the shared runner (the
  * error printer all commands share is in errors.c). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Option parsing from declarative tables (see options.h). */
 #include <errno.h>
 #include <limits.h>

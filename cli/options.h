@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Declarative option tables: the parser and `-h` read the same table. */
 #ifndef PEV_CLI_OPTIONS_H
 #define PEV_CLI_OPTIONS_H

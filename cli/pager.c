@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The pager and the progress line (see pager.h for the rules). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The pager and the progress line, for commands whose output is read by a
  * person on a terminal (perfev report; perfev script does not page, as
  * perf script does not).

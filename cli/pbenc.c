@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The protocol-buffers encoder of pbenc.h. */
 #include <stdlib.h>
 #include <string.h>

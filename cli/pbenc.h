@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A small protocol-buffers encoder: just what `perfev convert --to
  * pprof` needs to write profile.proto (proto3) messages.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev record: state shared by cmd_record.c (options and flow),
  * record_setup.c (attrs, fds, rings), record_loop.c (drain loop, signals,
  * truncation recovery) and record_post.c (build ids, summary). */

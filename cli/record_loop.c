@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record: signals, the drain loop (perf's record__mmap_read_all:
  * every ring copied verbatim, a FINISHED_ROUND after each pass that wrote
  * data, a final synchronous pass after disabling), the LOST_SAMPLES read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record --off-cpu: off-CPU time without BPF.
  *
  * perf 6.1 counts off-CPU time in a BPF program on sched_switch and, at the

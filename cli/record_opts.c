@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record: the parsers of the sample-content and target options
  * that take an argument (-I/--user-regs register lists, -j branch
  * filters, -D, --max-size, -u, -c, -F, -m), with perf 6.1's names and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record: after the recording, as perf does in its post-processing
  * pass, the data is read back to find the DSOs that samples hit (their
  * build ids go into HEADER_BUILD_ID); and the summary on stderr. */

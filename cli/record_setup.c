@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record: the attrs (as perf record builds them), the targets, the
  * fds (each event on every CPU slot of every thread slot) and the rings
  * (one per CPU slot; the other fds of that CPU are SET_OUTPUT into it). */

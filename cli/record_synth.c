@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record: the side-band records perf synthesizes for the
  * processes of -p/-t/-u, for a launched workload (its COMM only), --namespaces (a NAMESPACES record per
  * existing thread) and --all-cgroups (a CGROUP record per existing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev report: shared state of cmd_report.c and report_*.c. */
 #ifndef PEV_CLI_REPORT_H
 #define PEV_CLI_REPORT_H

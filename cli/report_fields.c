@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report: the output fields (columns) and the sort list, from
  * -s/--sort, -F/--fields and the column options, by perf 6.1's rules
  * (setup_sorting, perf_hpp__init, perf_hpp__setup_output_field,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report: call graphs under each entry, as perf 6.1's
  * ui/stdio/hist.c prints them (graph and fractal with their pipes and
  * "--X%--" labels, flat, folded).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report: the memory keys' columns as perf 6.1 prints them
  * (sort.c's hist_entry__*_snprintf, hists__calc_col_len; the data_src
  * texts come from the library, as in perfev script) and --mem-mode's checks. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report: the --stdio table as perf 6.1 prints it (builtin-report's
  * tty browser, ui/stdio/hist.c): the header comment lines, per event the
  * sample and period totals, the column headers sized to the data, one

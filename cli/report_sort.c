@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report: -s/--sort and -g/--call-graph parsing, and the columns
  * perf 6.1 prints for them (perf_hpp__init, setup_sorting). */
 #include <errno.h>

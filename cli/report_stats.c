@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report --stats (record counts per type, perf's "Aggregated stats")
  * and -T/--threads (the per-thread counts of PERF_RECORD_READ, recorded
  * with `perf record -s`), gathered while the profile reads the file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev script: shared between cmd_script.c and script_*.c. */
 #ifndef PEV_CLI_SCRIPT_H
 #define PEV_CLI_SCRIPT_H

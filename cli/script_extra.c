@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: the fields beyond the basic ones (registers, branch
  * stacks, page sizes, time of day, flags, BPF output), printed the way
  * perf script 6.1 prints them. */

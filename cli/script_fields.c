@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: -F field selection and per-event output settings,
  * following perf script's defaults per event type. */
 #include <errno.h>

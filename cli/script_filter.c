@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: --comm, --pid, --tid, -C, --time, --dsos, -S through the
  * library's pev_filter, applied where perf script 6.1 applies them:
  *  - samples: --time first, then the thread (comm, pid, tid), DSO and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: the insn and insnlen fields.  perf 6.1 reads the
  * sampled instruction's bytes from the DSO file (16 bytes at the ip's
  * file offset) and decodes its length when the file was recorded on this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: the output buffer and hand-written number formatting
  * (printf per field costs more than everything else in the hot path). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev script: the output buffer and number formatting (script_out.c),
  * below everything else in script; it needs nothing from script.h. */
 #ifndef PEV_CLI_SCRIPT_OUT_H

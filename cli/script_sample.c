@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: printing samples the way perf script 6.1 does (the hot
  * path: every field is formatted by hand into the output buffer). */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: side-band records (--show-*-events) in perf's words, and
  * the -D raw dump. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: srcline and srccode, through the library's DWARF line
  * lookup (pev_srclines), printed as perf script 6.1 does. */
 #include <stdlib.h>

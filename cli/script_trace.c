@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: tracepoint samples printed through libtraceevent
  * (tracefmt.c). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev stat: what cmd_stat.c and cli/stat_*.c share.  The output layer
  * (stat_human.c, stat_csv.c, stat_json.c), the statistics (stat_stats.c)
  * and the derived metrics (stat_metric.c) are pure: they take plain values

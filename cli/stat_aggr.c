@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat --per-socket/--per-die/--per-core/--per-node: which
  * aggregation unit each counted CPU belongs to, in perf's unit order
  * (sorted by node, socket, die, core). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat -x SEP: perf 6.1's CSV field order,
  *   [time,][aggr,]value,unit,event,[cgroup,][noise%,]run,pcnt,metric,metric-unit
  * (perf 6.1 puts the -r noise before the run time, as here). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: why an event could not be opened, in one line, from the
  * library's explanation (errno + attr + system settings). */
 #include <errno.h>

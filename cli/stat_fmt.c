@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: what the three output back-ends (stat_human.c, stat_csv.c,
  * stat_json.c) share, so that none of them calls another: the count as
  * perf formats it, a topology unit's name and the running share. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: the human-readable layout, column for column as perf 6.1
  * prints it (stat-display.c): an 18-wide count, the unit, the event name
  * padded to 32 (25 when it was not counted), a 35-wide metric, then the

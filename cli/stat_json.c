@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat -j: one JSON object per line with perf 6.1's keys and key
  * order.  Unlike perf, "metric-unit" is "" (not "(null)") when an event
  * has no metric, and strings are escaped. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: derived metrics ("CPUs utilized", "/sec" rates, "GHz",
  * "insn per cycle", branch and cache miss ratios, stalled cycles), as
  * perf's stat-shadow.c prints them beside each event. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: one counter line in the chosen format; the only caller of
  * the three back-ends. */
 #include "stat.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: one counting session per run — target, counters, the wait
  * (workload exit, attached tasks' exit, SIGINT, --timeout, -I ticks) — and
  * turning readings into output lines. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev stat: one counting session (cmd_stat.c fills the config). */
 #ifndef PEV_CLI_STAT_RUN_H
 #define PEV_CLI_STAT_RUN_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: running statistics for -r (Welford's method, as perf's
  * update_stats), and the noise figure perf prints. */
 #include <math.h>

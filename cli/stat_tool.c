@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf's tool events for perfev stat: duration_time (the run's wall time),
  * user_time and system_time (the workload's CPU time, from rusage), all in
  * ns.  perf opens a dummy software event for each and prints its own

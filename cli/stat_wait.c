@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: waiting for the end of a run, and the signals.
  *
  * SIGINT, SIGTERM and SIGCHLD stay blocked except inside ppoll(), so none

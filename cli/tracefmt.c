@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Tracepoint formats and output through libtraceevent (tracefmt.h). */
 #include <ctype.h>
 #include <errno.h>

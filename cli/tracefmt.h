@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Tracepoint samples formatted through libtraceevent, as perf prints
  * them (perf script, perf report's trace key): the formats come from the
  * file's tracing data (HEADER_TRACING_DATA), else from this machine's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Count this process's task-clock and page faults around some work, the
  * way `perfev stat` does for a command: a target, a counter set, enable,
  * work, disable, read, print scaled values. */

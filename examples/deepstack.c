@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* A CPU-bound workload with deep call stacks of known functions, for
  * bench/record-overhead.sh: a fixed amount of work (so wall time measures
  * the overhead of whoever samples it), done at the bottom of a recursion

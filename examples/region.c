@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Regions: a program measuring parts of its own code (perfev/region.h).
  *
  *	build/examples/region [THREADS]

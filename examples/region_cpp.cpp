@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Regions in C++: PEV_REGION("name") begins a region that ends with the
  * enclosing scope, on return and on throw too (perfev/region.hpp).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The kernel's own cost of sampling a command, with a reader that costs
  * nothing:
  *   sample_floor FREQ [-g] -- command [args]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The bundled workload for `make demo` and the stat tests: a known amount
  * of work, so the counts perfev prints can be checked.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev-read-vdso32: writes the 32-bit vDSO image of the running kernel
  * to stdout.  A 64-bit process has no 32-bit vDSO mapped, and the
  * kernel shows it nowhere else: the symbols of a 32-bit process's

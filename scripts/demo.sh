@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # `make demo`: perfev on the bundled workload, perf-style.
 #   scripts/demo.sh BUILD
 set -u

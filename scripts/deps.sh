@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Install every Debian package that perfev's build, tests, benchmarks and
 # fuzzers need.  As root it runs apt-get; otherwise it prints the command.
 # Quiet and fast when nothing is missing.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Who calls whom in the library and the CLI, read from the built objects
 # (nm: the global names each object defines and the ones it needs).
 #   scripts/layers.sh [BUILD]      (BUILD defaults to build; run make first)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Run the perfev binary (or any program) from a test and capture its
  * output.  The runner exports PERFEV (path of the binary). */
 #ifndef PEV_CLIUTIL_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # listed FILE NAME: true when NAME is the first word of a line of FILE
 # ('#' starts a comment): tests/expected-skips and tests/retry-once, read by
 # tests/run.sh and tests/valgrind/run.sh.

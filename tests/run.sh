@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run every test program under BUILD/tests: exit 0 pass, 77 skip, else fail.
 # Prints one line per test and, last, "N passed, N failed, N skipped".
 # TEST_TIMES=FILE appends each test's seconds and name to FILE.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Install a seccomp filter as a container runtime does: PR_SET_NO_NEW_PRIVS,
  * then a raw BPF program (seccomp(2), SECCOMP_SET_MODE_FILTER) that makes
  * the listed syscalls fail with err and allows the rest.  0, or -errno. */

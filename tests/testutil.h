@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Test helpers: every test is a standalone program.  Exit 0 = pass,
  * 1 = fail, 77 = skip (the kernel or machine lacks a feature; say which). */
 #ifndef PEV_TESTUTIL_H

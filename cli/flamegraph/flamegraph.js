@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev flame graph: the page's script (embedded by scripts/embed.sh into
  * every `perfev convert --to html` file).  It reads the profile from the
  * #fg-data element (format: cli/convert_html.c), builds the view the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: what depends on the CPU architecture for self-monitoring:
  * whether user space may read counters (x86 rdpmc, arm64 PMU registers),
  * the attr bits that ask for it, and arm64's exception-level rules for the

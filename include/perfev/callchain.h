@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* perfev/callchain.h: one sample's call chain, resolved to frames.
  *
  * The one place where a sample becomes a list of frames, leaf first, for

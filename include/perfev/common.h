@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: shared definitions for every public header. */
 #ifndef PERFEV_COMMON_H
 #define PERFEV_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: counting.  A pev_counters set holds events (standalone or in
  * groups), opens each on every slot of a target (threads × CPUs), enables,
  * disables and resets them as a whole, reads them, and hands back values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: perf.data files (the format of Linux perf, "PERFILE2").
  *
  * A writer streams records (raw bytes from rings, synthesized records,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: event specifications ("cpu-clock:u", "{a,b}:S",
  * "sched:sched_switch", "pmu/term=v/", "mem:0x1000:w", "uprobe:/bin/x:f")
  * parsed into ready-to-open attrs.  An evlist is not thread-safe; use one

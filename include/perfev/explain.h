@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: why perf_event_open(2) failed and what to do about it.
  * pev_explain() turns an errno, the attr and the target that were passed,
  * and the system's perf settings into one lowercase line:

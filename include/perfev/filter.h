@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* perfev/filter.h: which samples a report or a script keeps.
  *
  * One filter, built from perf 6.1's option strings, for every consumer

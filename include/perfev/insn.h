@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: machine instructions (what perf script's insn, insnlen
  * fields need). */
 #ifndef PERFEV_INSN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: code generated at run time (JIT compilers).
  *
  * Two ways a JIT tells a profiler where its code is, both read as perf

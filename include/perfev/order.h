@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: time ordering of records, the way perf report orders them.
  *
  * perf record drains every ring once per pass and then writes a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: the umbrella header.  Include this, or the headers of the
  * concepts you use. */
 #ifndef PERFEV_PERFEV_H

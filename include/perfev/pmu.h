@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: PMUs as sysfs describes them
  * (<root>/bus/event_source/devices/<pmu>/): type, format bit-fields, event
  * aliases, cpumask, caps.  Every object here is plain read-only data

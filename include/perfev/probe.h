@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: what the running kernel supports, found by trying.  Each
  * probe opens a cheap software event (the dummy event on the calling
  * thread, user space only) with the feature's bit set and closes it at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* perfev/profile.h: a profile built from a stream of samples.
  *
  * One aggregation for every view (report tables, call graphs, exports):

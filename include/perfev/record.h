@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: decoding perf records (ring-buffer and perf.data records).
  *
  * A record is a struct perf_event_header followed by a body whose layout

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: regions, a program measuring parts of its own code.
  *
  *	pev_region_begin("solve");

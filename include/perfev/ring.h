@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: the mmap ring buffer of a perf event (records, and the AUX
  * area).  The ring hands out raw records (header + body, contiguous); it
  * does not decode them (see record.h).

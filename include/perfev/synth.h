@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: synthesized records for the state that exists when a
  * recording starts (perf's "synthesize" step): COMM, FORK and MMAP2 for
  * running threads from /proc, the kernel map and kernel modules.  Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: thin system-call layer.  Every function returns >= 0 on
  * success or -errno; none of them allocates.  All are thread-safe. */
 #ifndef PERFEV_SYS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: what to count — the calling thread, processes, threads, a
  * launched command, CPUs, or a cgroup — and the launched command itself.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: where a CPU sits — socket, die, core and NUMA node — read
  * from sysfs, for per-socket/die/core/node aggregation (perf stat
  * --per-socket and friends). */

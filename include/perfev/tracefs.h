@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: tracefs (where tracepoints live): find or mount it, list
  * tracepoints, read their ids and formats.  All functions are thread-safe;
  * a format object is not (use one per thread). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* libperfev: the perf event control page (struct perf_event_mmap_page, the
  * first page of every ring): consistent (seqlock) reads, user-space
  * counter reads (x86 rdpmc, arm64 PMU registers) with a read(2) fallback,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* What depends on the CPU architecture for self-monitoring: whether user
  * space may read counters, the attr bits that ask for it, and what to
  * tell the user when it may not.

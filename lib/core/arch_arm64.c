@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* arm64's exception-level rules for the exclude_* bits, and the counter
  * registers behind a control page's index (the kernel's
  * Documentation/arch/arm64/perf.rst and the PMUv3 architecture).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Kernel feature probes: one table, lazily cached (unknown / supported /
  * missing).  Each probe opens the dummy software event on the calling
  * thread, user space only (allowed at perf_event_paranoid 2), with one

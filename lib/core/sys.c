@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Thin system-call wrappers: perf_event_open with attr size negotiation,
  * the ioctls, prctl, and the /proc/sys/kernel/perf_event_* files. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* CPU topology from sysfs: the ids perf's aggregation modes group by. */
 #include <dirent.h>
 #include <errno.h>

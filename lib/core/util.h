@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Small helpers shared across lib/: one copy of each, never exported. */
 #ifndef PEV_UTIL_H
 #define PEV_UTIL_H

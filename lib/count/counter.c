@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The counter set: its events, group-wide ioctls, and the views of its
  * readings.  Opening lives in counter_open.c, reading in counter_read.c. */
 #include <errno.h>

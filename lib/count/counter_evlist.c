@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Adding a parsed event list to a counter set. */
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Opening a counter set on its target: each group on every (CPU, thread)
  * slot, with perf stat's fall-backs — a refused event is marked and the
  * others go on; a thread that exited is dropped; PERF_FORMAT_LOST and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to the counter sources. */
 #ifndef PEV_COUNTER_PRIV_H
 #define PEV_COUNTER_PRIV_H

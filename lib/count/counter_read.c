@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Reading a counter set: one read() per group leader when the group is
  * read with PERF_FORMAT_GROUP (values matched to members by id), else one
  * per fd. */

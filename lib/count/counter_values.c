@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Pure helpers of counting: the read() layout for every read_format, and
  * perf's arithmetic on (value, enabled, running) triples. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The ground floor of the perf.data code: the growing output buffer, the
  * bounds-checked input cursor (both in either byte order), the file
  * header's byte swap and the feature bitmap and names.  Every other

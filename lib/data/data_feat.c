@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data feature payloads (HEADER_*): plain data <-> bytes, in either
  * byte order.  The layouts are perf's (perf.data-file-format.txt). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data feature payloads that describe the machine and the file
  * layout: CACHE, MEM_TOPOLOGY, CPU_PMU_CAPS, PMU_CAPS, HYBRID_TOPOLOGY,
  * DIR_FORMAT, AUXTRACE, and the sizes of BPF_PROG_INFO / BPF_BTF.

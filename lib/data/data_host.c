@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* What perf record takes from the running system for the perf.data
  * features, and build ids (ELF notes, /sys/kernel/notes). */
 #include <ctype.h>

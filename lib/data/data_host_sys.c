@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The perf.data features perf record reads from sysfs alone: CACHE,
  * MEM_TOPOLOGY, CPU_PMU_CAPS and PMU_CAPS, gathered the way perf 6.1 does
  * it (tools/perf/util/header.c build_caches, build_mem_topology,

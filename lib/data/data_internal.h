@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to the perf.data code: file layout constants and the byte
  * buffer / cursor helpers shared by the writer, reader and features. */
 #ifndef PEV_DATA_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data reader: walking the records (file order), expanding
  * COMPRESSED records, converting foreign records, and time order. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data metadata that both the opener (data_read.c, attrs section) and
  * the record iterator (data_iter.c, in-band records of a pipe or an
  * injected file) feed in: the error text, events added to the decoder,

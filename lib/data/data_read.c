@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data reader: opening (file or pipe stream, either byte order), the
  * header, attrs and feature sections, and recovery of unfinished files.
  * Every offset and size read from the file is checked against the file's

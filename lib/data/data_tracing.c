@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The TRACING_DATA blob (perf's trace-event-info format, version 0.6):
  * the tracefs header files, the ftrace and used event formats, empty
  * kallsyms, printk formats and saved cmdlines. */

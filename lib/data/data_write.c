@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data writer, the object and what its two halves write with: the
  * attrs it holds, low-level output (either byte order, files and pipes),
  * the file header and the features it fills itself.  Set-up and streaming

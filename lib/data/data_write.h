@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to the perf.data writer (data_write.c: the object, low-level
  * output, the header; data_write_stream.c: set-up and streaming, and
  * data_write_end.c: the feature sections, the final header, cutting back,

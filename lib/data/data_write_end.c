@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data writer, the end of a file: the feature sections after the
  * data and the final header (finish), and ending a file early at a round
  * boundary after a write failed (finish_at). */

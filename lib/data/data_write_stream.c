@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data writer, set-up and streaming: file mode (header placeholder,
  * ids, attrs, then the data) and pipe mode (pipe header, then the metadata
  * as user records, then the data); records compressed or byte-swapped on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Synthesized records for existing state (synth.h).  The layouts are the
  * kernel's (perf_event.h) so readers cannot tell them from real ones. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The bottom of the event-spec parser: what every part of it (the grammar
  * in event_parse.c, the PMU, libpfm, tracepoint and uprobe parsers, the
  * suggestions) builds events with: the error recorder, string and number

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to the event-spec parser (lib/event/event_*.c). */
 #ifndef PEV_EVENT_INTERNAL_H
 #define PEV_EVENT_INTERNAL_H

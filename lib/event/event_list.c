@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The evlist object: parsed events, the strings their attrs point to, and
  * a cache of the sysfs PMUs; parse calls append atomically. */
 #include <errno.h>

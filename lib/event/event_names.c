@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The symbolic event tables: hardware and software names with perf's
  * aliases, and the hw-cache grammar (type-op-result) with perf's alias
  * spellings and its table of valid type/op combinations. */

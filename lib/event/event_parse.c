@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The event-spec grammar:
  *   spec   := item (',' item)*
  *   item   := '{' event (',' event)* '}' [':' mods] | event

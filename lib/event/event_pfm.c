@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* CPU-specific event names through libpfm4.  pfm_initialize() sets up
  * libpfm's own process-wide tables; it runs once, lazily, and only when a
  * name is otherwise unknown and a CPU PMU exists.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* "pmu/term=value,.../": terms from the PMU's format files, its event
  * aliases (events/<name>), and the generic config/period/freq/name terms;
  * also bare alias names ("tsc") and symbolic names with terms

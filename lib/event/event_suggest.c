@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* "did you mean": the known name closest to a mistyped event, PMU or
  * tracepoint (edit distance), when one is close enough to be a typo. */
 #include <stdio.h>

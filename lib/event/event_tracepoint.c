@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Tracepoints "sys:name" (globs in either part) with ids from tracefs. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* uprobe:PATH:SYMBOL[+OFF] and uretprobe:PATH:SYMBOL through the uprobe
  * PMU.  The kernel wants a FILE offset: the symbol's st_value is a virtual
  * address, so it is translated through the PT_LOAD segment holding it. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* errno + attr + target + system settings -> what went wrong and what to
  * do.  The checks for each errno are ranked by the order in which the
  * kernel makes them (kernel/events/core.c: perf_copy_attr, then

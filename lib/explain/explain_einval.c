@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* EINVAL, ENOENT, ENODEV and EOPNOTSUPP: which field the kernel or the PMU
  * refused.  Checks run in the kernel's own order (perf_copy_attr, then
  * perf_event_open, perf_event_alloc and the PMU's event_init, then the

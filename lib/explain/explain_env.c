@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Causes outside the event: a seccomp filter (container runtime) or a
  * security module that refuses every perf_event_open of this process, told
  * apart from a refusal of this one event by a probe (a trivially allowed

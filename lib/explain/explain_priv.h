@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to lib/explain/explain*.c: the explanation builder and small helpers. */
 #ifndef PEV_EXPLAIN_PRIV_H
 #define PEV_EXPLAIN_PRIV_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The live system settings that decide whether perf_event_open succeeds:
  * sysctls, limits, CPUs, credentials and capabilities, kernel version. */
 #include <errno.h>

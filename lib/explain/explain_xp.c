@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The explanation builder every explainer writes through (explain.c,
  * explain_einval.c, explain_env.c), and small facts they share; it calls
  * none of them. */

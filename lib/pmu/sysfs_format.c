@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* PMU format files: "configN:bits" where bits is a comma list of single
  * bits or lo-hi ranges.  The kernel writes them; we still treat them as
  * untrusted text (fake trees in tests, odd drivers). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private helpers shared by the sysfs, tracefs and event-parsing code. */
 #ifndef PEV_SYSFS_INTERNAL_H
 #define PEV_SYSFS_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* PMUs from sysfs: <root>/bus/event_source/devices/<pmu>/{type, format/,
  * events/, cpumask, cpus, caps/}.  Everything is read with openat() below
  * one directory fd so a PMU is read consistently and paths never overflow. */

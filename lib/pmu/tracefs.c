@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* tracefs: find or mount it, list tracepoints and read their ids. */
 #include <dirent.h>
 #include <errno.h>

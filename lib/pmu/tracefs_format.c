@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Tracepoint formats through libtraceevent, kept for the sampling code
  * that decodes raw tracepoint payloads. */
 #include <errno.h>

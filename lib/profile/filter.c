@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Sample filters from perf 6.1's option strings (--comm, --pid, --tid,
  * -C, --time, --dso, --symbols).  Everything is parsed and sorted once;
  * matching is binary searches, a bitmap test and a few compares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Internal layout of struct pev_filter: filter.c (lists, CPUs, matching)
  * and filter_time.c (--time). */
 #ifndef PEV_PROFILE_FILTER_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* --time as perf 6.1 parses it (util/time-utils.c):
  *  - "START,STOP": seconds with up to 9 decimals, either side empty for
  *    an open end; STOP before START is invalid;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile model: streaming samples into interned frames, interned
  * call chains and entries (perfev/profile.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile's accessors: its DSO names as the tools print them, its
  * totals, and the comm of an entry's thread (perfev/profile.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* --branch-history (perf 6.1's branch_callstack): a sample's branch
  * stack is put in its call chain, as perf's
  * thread__resolve_callchain_sample builds its cursor:

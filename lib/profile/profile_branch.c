@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Branch mode (perf report -b, the default on files with branch stacks):
  * every entry of a sample's PERF_SAMPLE_BRANCH_STACK is one sample of
  * period 1 ("the percentage of total branches captured", perf 6.1's

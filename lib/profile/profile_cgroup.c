@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile model: cgroups for the cgroup and cgroup_id sort keys, as
  * perf 6.1 keeps them: the names of PERF_RECORD_CGROUP ids (the "cgroup"
  * key names the sample's cgroup), and each thread's cgroup namespace from

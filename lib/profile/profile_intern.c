@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile model's interning: open-addressing tables over indices,
  * strings (comms, srclines), frames (a DSO, symbol, inline name and
  * address, with the frame chains match on) and the canonical DSO and

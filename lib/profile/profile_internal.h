@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* The profile model's internals: interning tables and the aggregation
  * state shared by profile.c (streaming) and profile_tree.c (finish). */
 #ifndef PEV_PROFILE_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Branch mode's IPC (perf 6.1's ipc_lbr key, "IPC   [IPC Coverage]"):
  * the cycles of the basic blocks a sample's branch stack ends, per
  * function, as perf's annotation counts them (hist__account_cycles,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile's sort keys that read more than the sample's own location:
  * parent (perf's -p regex over the call chain), trace (a tracepoint's
  * formatted output, from the caller's formatter) and the memory keys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile model's output order: perf 6.1's three trees of entries in
  * turn (entries_in in creation order, the collapsed tree, the output
  * tree), rebuilt with perf's own comparisons, since those are not all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf's lookups in its entries_in tree, replayed where they can miss.
  *
  * perf 6.1 adds every sample to a red-black tree of entries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The samples a profile keeps for the views (opts.keep_samples), and the
  * accessors for their frames and chains. */
 #include <errno.h>

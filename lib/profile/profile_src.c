@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile model: source lines of frames, as perf 6.1's map__srcline()
  * gives them for the srcline sort key ("file.c:12", or what addr2line
  * answers from the symbols; "sym+OFF" or "dso[ADDR]" when addr2line does

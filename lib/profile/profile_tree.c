@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The profile model, finishing: cumulative (children) entries, call trees
  * (the output order is profile_order.c's).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Regions: the events (parsed once), each thread's state, begin and end.
  *
  * The hot path (begin/end of a thread that already has its counters) takes

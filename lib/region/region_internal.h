@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Regions: shared state of region.c (set-up, begin/end), region_read.c
  * (per-thread counters, reads, calibration) and region_report.c (the
  * report and pev_region_get). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Regions: a thread's own counters.  Each group is opened on the calling
  * thread (pid 0, cpu -1, no inherit) with PERF_FORMAT_GROUP and read with
  * one read(2) of its leader, or from the control pages without a system

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Regions: the counts read back (pev_region_get) and the report (text on
  * stderr, or text/JSON/CSV where PERFEV_OUTPUT says). */
 #include <errno.h>

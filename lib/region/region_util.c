@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Regions: the shared state and what every region file uses (messages
  * said once, thread names). */
 #include <fcntl.h>

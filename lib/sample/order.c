@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Time ordering (order.h): records in order of (time, push sequence), so
  * records with equal times keep their file order.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Overflow notification by signal: O_ASYNC/F_SETOWN_EX/F_SETSIG, and the
  * perf fields of a sigtrap siginfo. */
 #include <errno.h>

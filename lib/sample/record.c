@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The record decoder object (attrs and the id table) and the names of
  * record types and sample fields.  Decoding itself is in record_decode.c. */
 #include <stdlib.h>

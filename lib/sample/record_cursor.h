@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to lib/sample/record*.c: the bounds-checked cursor that every
  * record walker uses.
  *

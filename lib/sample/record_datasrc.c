@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Packed sample values: PERF_SAMPLE_DATA_SRC (decoded by shifts: the
  * kernel builds it with PERF_MEM_S(), so the numeric layout is the same
  * on every byte order), WEIGHT_STRUCT and TRANSACTION, and their text

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Decoding and byte-swapping one record: the header checks, then the walker
  * of its layout (record_kernel.c, record_user.c); an attr's byte swap. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to lib/sample/record*.c: the decoder object (record.c) and the
  * walkers over each record layout, on the cursor of record_cursor.h.
  * Calls point one way: record_decode.c -> record_kernel.c, record_user.c;

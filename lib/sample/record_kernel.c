@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Kernel record types (1..63): finding the event that wrote a record,
  * the sample_id trailer, and every non-sample body. */
 #include "sample/record_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* PERF_RECORD_SAMPLE bodies, the sample_id trailer, read_format values,
  * and the helpers over sample pieces (callchain segments, branch flags,
  * registers).  Field order is the kernel's (perf_output_sample()). */

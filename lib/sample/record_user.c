@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf.data user record types (64 and up), which perf writes itself; the
  * layouts are those of perf's tools/lib/perf/include/perf/event.h.  Also
  * the perf_event_attr walker used to swap HEADER_ATTR and file attrs. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The ring object: mapping (with the locked-memory budget), memory rings
  * for tests, SET_OUTPUT, poll, wakeup guidance, and the AUX area.  The
  * read protocol is in ring_read.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private: the ring object shared by ring.c (mapping, AUX, poll) and
  * ring_read.c (the read protocol). */
 #ifndef PEV_RING_INTERNAL_H

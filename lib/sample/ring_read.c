@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The ring read protocol (kernel/events/ring_buffer.c is the other half):
  *
  *   kernel                         user (us)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The control page: seqlock reads, user-space counter reads, time
  * conversion.  The kernel updates the page (perf_event_update_userpage)
  * as: ++lock; barrier(); fields; barrier(); ++lock; so a reader retries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Adding files to perf's build-id cache, in perf 6.1's layout:
  *
  *   <dir>/<path>/<build id>/elf          a copy (or hard link) of the file

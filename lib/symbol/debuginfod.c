@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Debug files and executables by build id from debuginfod servers, through
  * libdebuginfod (elfutils), loaded with dlopen() only when DEBUGINFOD_URLS
  * names a server: perfev needs neither the library nor a network

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private: debuginfod lookups for the DSO cache (debuginfod.c). */
 #ifndef PEV_DEBUGINFOD_H
 #define PEV_DEBUGINFOD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The DSO cache: one object per path, symbols loaded on first use from
  * the best file perf would pick (a debug file with a full .symtab, else
  * the binary's own .symtab/.dynsym). */

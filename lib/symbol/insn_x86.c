@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* libperfev: x86 instruction lengths (no disassembly: only how many
  * bytes an instruction takes, from its prefixes, opcode, ModRM/SIB,
  * displacement and immediate).  The opcode facts follow the Intel SDM

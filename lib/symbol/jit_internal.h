@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to the JIT support (jitmap.c, jitdump*.c) and its hooks in the
  * symbol table and the DSO cache. */
 #ifndef PEV_JIT_INTERNAL_H

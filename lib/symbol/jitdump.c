@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* jitdump files (the format of perf's tools/perf/util/jitdump.h), read
  * from a buffer with every size checked against it:
  *

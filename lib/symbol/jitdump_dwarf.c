@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The DWARF that perf inject --jit (6.1) writes into a jitted-PID-N.so for
  * a JIT_CODE_DEBUG_INFO record, rebuilt byte for byte from what perf's
  * files hold (so perf's addr2line and ours read the same lines):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* One ELF shared object per JIT function, built with libelf in the order
  * and with the alignments perf 6.1's genelf.c uses, so that libelf lays
  * the file out as in perf's jitted-PID-N.so:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* /tmp/perf-PID.map files, read as perf 6.1's dso__load_perf_map reads
  * them, and looked up as its symbols__find looks them up.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Symbol tables: sorted address ranges, perf's duplicate and end rules,
  * and /proc/kallsyms parsing. */
 #include <elf.h>

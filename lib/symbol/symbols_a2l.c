@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* libperfev: what binutils' addr2line (which perf 6.1 runs for srclines)
  * answers for an address its DWARF lookup does not place: the function
  * symbol nearest at or below it in its section, and the name of the file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* C++ names as perf prints them: demangled, without the parameter list
  * (perf's default, no DMGL_PARAMS).  perf 6.1 calls libiberty's
  * cplus_demangle(name, 0); binutils' libbfd carries the same code, so it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* ELF symbol tables and headers through libelf. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Private to the symbolizer (symbols*.c, dso*.c). */
 #ifndef PEV_SYMBOLS_INTERNAL_H
 #define PEV_SYMBOLS_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The machine: threads (tid -> pid, comm) and process maps (pid -> sorted
  * maps), built from a file's side-band records, and address resolution
  * with a small ip cache. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* libperfev: addresses to source lines through DWARF (libdw), with a
  * cache, since a script prints the same few addresses over and over. */
 #include <errno.h>

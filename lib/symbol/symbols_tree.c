@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The red-black tree perf keeps its symbols in, reproduced node for node.
  *
  * perf 6.1 finds the symbol of an address by walking down its rbtree of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The 32-bit vDSO image, for the symbols of a 32-bit process's
  * "[vdso32]" when the build-id cache has no copy: a 64-bit process has
  * none mapped, so perfev-read-vdso32 (libexec/, built -m32) writes its

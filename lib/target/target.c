@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Targets: the thread slots × CPU slots on which events are opened. */
 #include <dirent.h>
 #include <errno.h>

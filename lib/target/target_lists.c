@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* CPU lists ("0-3,5") and id lists ("12,345"): pure parsers, bounds-checked,
  * plus the online CPU list from sysfs. */
 #include <errno.h>

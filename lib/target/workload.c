@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* A launched command that starts counted at its exec: fork a child that
  * blocks until released, let the caller open counters on it (disabled,
  * enable_on_exec), then release it to execvp.  An exec failure travels

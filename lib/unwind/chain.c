@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* A sample's call chain as frames, leaf first (perfev/callchain.h).
  *
  * The sampled PERF_SAMPLE_CALLCHAIN is read as perf 6.1's

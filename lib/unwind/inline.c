@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Inline frames from DWARF, as perf 6.1 adds them to unwound frames.
  *
  * perf asks addr2line -i for the address (in the file its symbols came

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* perf's user register sets (PERF_SAMPLE_REGS_USER, in the kernel's
  * perf_regs numbering, packed by the attr's mask) to DWARF register
  * numbers, for the unwinder's initial frame.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* DWARF unwinding of user stacks (PERF_SAMPLE_REGS_USER + STACK_USER).
  *
  * On x86-64 the walk is unwind_fast.c's (perf's libunwind rules, CFI

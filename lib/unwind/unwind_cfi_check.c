@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* A check of a file's CFI before libdw interprets it.
  *
  * libdw's CFI interpreter grows its register table to the largest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* DWARF expressions of CFI rules (DW_CFA_def_cfa_expression,
  * DW_CFA_expression, DW_CFA_val_expression), evaluated as libunwind 1.6
  * (perf 6.1's unwinder on Debian) evaluates them, for unwind_fast.c:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The x86-64 walk of unwind.c from cached CFI rules, step by step as
  * perf 6.1 gets it from libunwind (Debian builds perf with libunwind).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Internal: the call-chain resolver's state, shared by chain.c (sampled
  * callchains), unwind.c (DWARF unwinding of user stacks) and inline.c
  * (inline frames). */

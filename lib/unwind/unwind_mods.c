@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The fast walk's modules: the file perf's maps place at a pc, as a
  * libdwfl module of its own, one per (DSO, load base) for the whole file.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Internal: the DWARF unwinder's state (unwind.c: libdwfl's unwinder;
  * unwind_fast.c: the same walk from cached CFI rules). */
 #ifndef PEV_UNWIND_STATE_H

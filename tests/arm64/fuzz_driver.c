@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A main() for a libFuzzer harness without libFuzzer: feed each file named
  * on the command line (or each file of each directory named) to
  * LLVMFuzzerTestOneInput once.  Used by `make check-arm64`, which runs the

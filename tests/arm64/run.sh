@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # `make check-arm64`'s runner: every unit test of BUILD (static and shared
 # variants) and every fuzz harness's committed corpus (BUILD/fuzz/<harness>,
 # the standalone driver) under qemu-aarch64.  Exit 0 pass, 77 skip, else

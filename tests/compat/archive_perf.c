@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev archive against perf archive 6.1, and the way back: a program
  * built here is recorded by perf (HOME in a temp dir, so perf's build-id
  * cache is ours); perfev archive packs the same files as perf archive

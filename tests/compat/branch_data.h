@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A synthetic perf.data with branch stacks (PERF_SAMPLE_BRANCH_STACK),
  * for comparing report's branch mode with perf where no LBR can record
  * one: a "cycles" event whose samples carry 1..8 branch entries between

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev buildid-list against perf buildid-list 6.1: the same lines, byte
  * for byte, with and without -H, on files recorded by perf (a program
  * with JIT code in a perf map, whose hit map has no build id and shows as

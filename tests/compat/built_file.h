@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writing a perf.data file by hand for the compat tests: one cpu-clock
  * attr (period 1000, mmap/comm/task, sample_id_all) with the given
  * sample_type and id, the host's features, records emitted one by one. */

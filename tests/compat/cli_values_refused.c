@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Option values that were accepted but meant nothing, checked on the
  * command line with perf 6.1 beside:
  * - perfev record -c 0 (perf silently samples at 4000 Hz instead), -c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev convert --to folded against perf: files perf records at test
  * time from programs we did not write (python3 with -g and with
  * --call-graph dwarf, a C++ program built with g++ -O2 -g, gcc's cc1) and

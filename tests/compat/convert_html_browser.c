@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev flamegraph (convert --to html) in its real consumer: headless
  * Chromium (Debian's chromium) driven over the DevTools protocol by
  * tests/helpers/flamegraph_browser.js.  Files perf records at test time:

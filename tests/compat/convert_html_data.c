@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The data a perfev flame graph embeds (convert --to html) holds exactly
  * the stacks and counts of `perfev convert --to folded` (which
  * compat/convert_folded holds to perf script): this test decodes the

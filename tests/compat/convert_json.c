@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev convert --to json against perf's own `perf data convert
  * --to-json` on the same files, both parsed with python3's json module
  * (tests/helpers/json_cmp.py): perf's headers, and every sample's

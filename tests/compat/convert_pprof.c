@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev convert --to pprof read by the real consumer, Debian's Go
  * (`go tool pprof`), on files perf records at test time (python3 with -g
  * and with --call-graph dwarf, gcc's cc1, a C++ program built with

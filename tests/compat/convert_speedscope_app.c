@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev convert --to speedscope opened in the real consumer: the
  * speedscope app of the speedscope npm package (tests/js, installed by
  * scripts/deps.sh), served on 127.0.0.1 and loaded in headless Debian

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev convert --to firefox, speedscope and chrome against perf: files
  * recorded at test time by perf and by perfev (-g and --call-graph dwarf)
  * from programs we did not write (python3 running three threads, gcc's

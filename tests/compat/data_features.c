@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system-description features of a file Linux perf records
  * (/usr/bin/perf record -e cpu-clock -- true): CACHE matches
  * /sys/devices/system/cpu/cpu0/cache/index*, MEM_TOPOLOGY matches

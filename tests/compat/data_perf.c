@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf.data compatibility with Linux perf (/usr/bin/perf as the oracle):
  * files we record (file, pipe and zstd) are read by perf report/script
  * with no warnings and the same samples; files perf records (file, pipe,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Debug files from a debuginfod server: a program built here with -g and
  * then stripped is recorded by perf; a real `debuginfod` (started here on
  * 127.0.0.1, a free port, scanning a directory that holds only the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev diff against perf diff 6.1, byte for byte, on files recorded by
  * /usr/bin/perf at test time from programs nobody here wrote: python3
  * running two different loops, gcc's cc1 compiling one file without and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The machine-description features of a file perfev records (NRCPUS,
  * CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS)
  * print in `perf report --header-only -I` exactly as those of a file perf

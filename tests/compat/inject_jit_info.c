@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev inject --jit writes a jitdump's DEBUG_INFO and UNWINDING_INFO
  * records into the jitted-PID-N.so files as perf inject --jit 6.1 does:
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev inject --jit against perf inject --jit 6.1: a small JIT built
  * here (tests/helpers/jit_dump.c: two functions, one of them moved by a
  * JIT_CODE_MOVE) and node --perf-prof (each writes a jitdump and maps it

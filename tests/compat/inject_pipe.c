@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev inject -i - (a pipe stream on stdin): perfev refused it ("reads a
  * file, not a pipe").  perf 6.1's inject passes a stream on record for
  * record, so its -o file is the stream itself, which perf report reads in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* JIT symbols from /tmp/perf-PID.map files against perf 6.1 (the oracle):
  *   - a program built here runs a NOP sled in anonymous executable memory
  *     and writes a map file with overlapping, duplicate, size-0, wrapped,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record puts a DSO's debug file into the build-id cache as perf
  * 6.1 does: the file found at /usr/lib/debug/.build-id/xx/<rest>.debug
  * is copied next to the DSO's copy as `debug`

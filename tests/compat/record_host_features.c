@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The machine-description features read from sysfs (CACHE, MEM_TOPOLOGY,
  * CPU_PMU_CAPS, PMU_CAPS) are the same in a file perf 6.1 records here,
  * in a file `perfev record` writes here, and in what

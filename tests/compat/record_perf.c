@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf 6.1 reads what perfev record writes: perf report --stdio and
  * perf script, on file output, pipe output (perf script -i -), -g,
  * --call-graph dwarf and -z, with no warning on stderr and the sample

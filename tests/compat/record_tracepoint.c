@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf 6.1 reads the tracepoint recordings perfev record writes (they were
  * refused: "broken or missing trace data", "incompatible file format",
  * for want of the TRACING_DATA feature, and the samples carried no

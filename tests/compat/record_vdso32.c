@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record of a 32-bit process: perf 6.1 names its vDSO "[vdso32]"
  * in the file's build-id table, with the 32-bit vDSO's build id, and
  * caches that image (under [vdso]/<id>/vdso); perfev wrote "[vdso]" with

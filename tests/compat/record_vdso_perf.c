@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record and the vDSO, against perf record 6.1 on the same program
  * (a clock_gettime loop, served by the vDSO): perf buildid-list on
  * perfev's file names the same `<id> [vdso]` as on perf's; each cache

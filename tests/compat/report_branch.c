@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report's branch mode (perf report -b: one entry per branch of
  * the samples' branch stacks, period 1 each) against perf report --stdio
  * 6.1, byte for byte.  This machine has no LBR, so perf cannot record

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report's IPC column in branch mode (perf 6.1's ipc_lbr key,
  * "IPC   [IPC Coverage]", added to a sort naming "symbol") against values
  * computed by hand from perf's definition (sort.c's sym_ipc column over

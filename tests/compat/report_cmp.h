@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the report compat tests share: perfev report and perf report
  * --stdio on the same file and options, compared byte for byte after
  * perf's closing random tip and its "[...] (inlined)" garbage are cut.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A data address in the .bss that shares a library's last file page: ld.so
  * zeroes that part of the page (a page fault at the first .bss byte, here
  * the object completed.0).  perf places each symbol by the segment whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report --mem-mode -s dcacheline orders (and merges) entries of equal
  * weight as perf 6.1's sort__dcacheline_cmp does: by cpumode, then the
  * data map's DSO id (major, minor, inode, inode generation from MMAP2),

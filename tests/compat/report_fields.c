@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report -F/--fields in any mix of output fields (overhead,
  * overhead_children, overhead_sys, overhead_us, overhead_guest_sys,
  * overhead_guest_us, sample, period and sort keys, in any order), alone

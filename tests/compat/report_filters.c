@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report against perf report --stdio 6.1 with the filters that
  * select one value (--comm, --pid, --tid, --dsos, --symbols, -C), in
  * children mode and not, on files recorded by /usr/bin/perf at test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report -j/--json with the memory keys (mem, snoop, tlb, locked,
  * blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr,
  * data_page_size, symbol_iaddr) and the weight keys: perfev printed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report's sort keys symbol_size, dso_size and srcfile (and the
  * "IPC   [IPC Coverage]" column perf 6.1 adds to a sort naming "symbol")
  * against perf report --stdio 6.1, byte for byte, on files recorded by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report --mem-mode and its memory keys (mem, snoop, tlb, locked,
  * blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr,
  * data_page_size, symbol_iaddr) against perf report --stdio 6.1, byte for byte:

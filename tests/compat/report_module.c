@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Kernel samples in a module print as perf 6.1 prints them: the module's
  * kallsyms symbols, the DSO "[name]" (perf script) and the report rows.
  *

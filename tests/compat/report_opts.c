@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report's --header, --header-only, --stats, -T/--threads and a
  * bare -g (perf's optional argument: `-g`, `-g caller`, `-g -n`, -g last)
  * and the -F/--fields forms perfev takes, --symfs and --vmlinux

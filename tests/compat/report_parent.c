@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report's parent key (perf's --sort parent, -p/--parent REGEX,
  * -x/--exclude-other) against perf report --stdio 6.1, byte for byte, on
  * -g files recorded by /usr/bin/perf at test time: dd copying through

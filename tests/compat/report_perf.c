@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report against perf report --stdio 6.1 (the oracle), byte for
  * byte, on files recorded by /usr/bin/perf at test time from programs
  * this project did not write: python3 running a script and gcc's cc1

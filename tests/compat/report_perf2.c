@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report against perf report --stdio 6.1, byte for byte, on files
  * recorded by /usr/bin/perf at test time (the second half of
  * report_perf): a C++ program built with g++ -O2 -g (with source lines

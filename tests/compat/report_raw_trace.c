@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report --raw-trace: with the trace key, a tracepoint sample's
  * raw fields (" name=value" each, no print fmt, no plugin) as perf 6.1
  * prints them, byte for byte against perf report --stdio: strings, data_loc

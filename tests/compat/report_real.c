@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report against perf report --stdio 6.1 on real programs
  * recorded by /usr/bin/perf with --call-graph dwarf at test time: a C
  * program built with gcc -O2 -g -fomit-frame-pointer whose hot loop is an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Ties between unresolved addresses in perfev report, compared with perf
  * report --stdio byte for byte.  perf compares two addresses without a
  * symbol by their wrapping signed difference (sort__sym_cmp), which is not

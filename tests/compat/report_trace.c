@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report's trace key (a tracepoint sample's formatted output, as
  * perf 6.1 prints it through libtraceevent) against perf report --stdio,
  * byte for byte, on files recorded by /usr/bin/perf at test time: dd

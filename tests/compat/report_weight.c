@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev report's weight keys (weight, local_weight, ins_lat,
  * local_ins_lat; p_stage_cyc and local_p_stage_cyc, which perf 6.1 drops
  * on x86) on a perf.data built here with PERF_SAMPLE_WEIGHT_STRUCT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A call chain holding an unknown context marker (seen in a real cc1
  * recording: 0xffffffffffffffff after the user IP) is corrupt for perf 6.1,
  * which drops the whole chain (kernel part included) and prints the sample

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A perf.data cut short (a copy that stopped, a full disk) was read
  * silently with exit 0.  Files recorded by perf here (perf bench sched
  * messaging -t, system-wide) are cut three ways:

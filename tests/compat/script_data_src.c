@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script -F ...,data_src against perf script 6.1, byte for byte.
  * perfev printed its own older text ("LVL N/A" where perf prints "LVL
  * N/A or N/A", "L2 hit" for "L2 or L2 hit", "Unknown level 7" for "L7",

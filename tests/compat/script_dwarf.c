@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script on --call-graph dwarf files prints the call chains perf
  * 6.1 prints, byte for byte: the kernel part of the sampled callchain,
  * then the user frames unwound from the register set and stack dump,

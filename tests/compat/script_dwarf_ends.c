@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Where perf 6.1's DWARF unwinding (libunwind, as Debian builds perf)
  * stops or guesses, perfev script prints the same frames, byte for byte.
  *

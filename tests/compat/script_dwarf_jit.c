@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* DWARF unwinding through JIT code after perf inject --jit, as perf 6.1
  * prints it, byte for byte: node --perf-prof --interpreted-frames-
  * native-stack recorded by perf (-k 1 --call-graph dwarf), injected by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* DWARF unwinding through signal frames and PLT stubs, as perf 6.1
  * (libunwind 1.6, as Debian builds perf) prints them, byte for byte.
  *

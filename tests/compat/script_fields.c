@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script -F's less common fields against perf script 6.1 (the
  * oracle), byte for byte: on a synthetic perf.data file written with our
  * writer (branch stacks with and without hw_idx and every flag, register

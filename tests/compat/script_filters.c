@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script's filters against perf script 6.1 on files recorded by
  * perf here: a threaded program we did not write (perf bench sched
  * messaging -t, threads on every CPU) recorded system-wide, so samples

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script --header prints the file header as perf script 6.1
  * --header does, byte for byte (the lines up to the first sample): on
  * files recorded by perf here with a plain period, system-wide (build

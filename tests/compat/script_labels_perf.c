@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Labels inside functions (STT_NOTYPE symbols, local and global, that
  * perf 6.1 keeps from text sections and whose ends it stretches to the
  * next symbol): perfev script names samples and -g call-chain entries as

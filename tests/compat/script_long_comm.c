@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Long thread names print whole, as perf script prints them: a kworker's
  * /proc name carries its workqueue's ("kworker/u8:2-ext4-rsv-conversion",
  * 32 bytes; up to 63), perfev record synthesizes COMMs with it, and perfev

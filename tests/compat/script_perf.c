@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script against perf script 6.1 (the oracle): the same files
  * (recorded by /usr/bin/perf in file, pipe and -z mode; callchains,
  * tracepoints, switch events) must print byte for byte the same default

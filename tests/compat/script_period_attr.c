@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A file recorded with -c (no PERIOD in the samples): perf script prints
  * the attr's period in its default output and for -F period; perfev
  * script dropped the column and refused -F period.  Both tools read a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The progress line: reading a large file (here 72 MiB of samples written
  * by the library) with stderr on a terminal (a pty from util-linux's
  * `script`) and stdout elsewhere, perfev script redraws

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script without -i reads the pipe on its stdin, as perf script
  * does (perf's check_pipe: no -i and a FIFO on stdin means "-"):
  * `perf record -o - CMD | perfev script` used to print an unrelated

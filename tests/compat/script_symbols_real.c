@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Symbols of programs the project did not write, against perf script 6.1:
  * perf records (with -g) python3 running a script, gcc's cc1 compiling a
  * C file, a C++ program built with g++ -O2 -g (templates, operators,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script on tracepoint samples with call chains, as perf 6.1 prints
  * them (perfev printed the tracepoint line alone, its comm padded to 16,
  * and no call chain): when a tracepoint event of the file has call chains,

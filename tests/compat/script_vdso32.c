@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The vDSO of a 32-bit process is "[vdso32]" with its own symbols
  * (__kernel_vsyscall), as perf 6.1 prints it; perfev printed "[vdso]"
  * and [unknown] (it looked the addresses up in its own 64-bit vDSO).

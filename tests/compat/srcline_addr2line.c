@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Source lines as perf 6.1 prints them: it asks binutils' addr2line, so
  * perfev's DWARF answers must read as addr2line's.  Checked two ways:
  * - pev_srclines_addr2line() against addr2line itself (the program perf

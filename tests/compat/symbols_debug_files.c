@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Where symbols come from when the binary is not the one recorded, or is
  * stripped, against perf script 6.1 on the same files:
  *   - perf's build-id cache in its layout (.build-id/xx/rest is a link to

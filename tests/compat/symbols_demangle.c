@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* C++ names as perf 6.1 prints them: libiberty's cplus_demangle without
  * options, which binutils' `c++filt -p -i` (no parameters, no verbose
  * expansions) runs too: the oracle here.  Every C++ function of libstdc++

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Addresses past the last function of a non-PIE executable's code
  * (after .fini, up to the end of its page, past the segment's memory):
  * perf 6.1 looks them up by file offset and gives them to _fini (its last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* PLT stubs of a stripped executable: perf 6.1 synthesizes "name@plt"
  * symbols only when loading the file's symbol tables found some symbol
  * (dso__load: "if (ret > 0)" before dso__synthesize_plt_symbols).  A

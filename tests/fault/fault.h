@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Fault injection harness: each case runs one perfev command under
  * `strace -f -e inject=...` (Debian's strace 6.1), in its own directory and
  * process group, under a watchdog, and checks the rules every command keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record (to a file and to `-o -`) under injected syscall failures;
  * the rules are in fault.h.  Whenever perfev says a file was written (exit
  * 0, or "cut back"), perf script must read it and find as many samples as

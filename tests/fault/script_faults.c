@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev script (a file, and a pipe on stdin) and perfev list under
  * injected syscall failures; the rules are in fault.h.  A script that
  * exits 0 must have printed what perf script prints for the same input. */

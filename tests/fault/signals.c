@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* SIGINT and SIGTERM end every command within one second, in every state
  * it can wait in, and leave what perf leaves: stat prints the counts so far
  * (on SIGINT; perf prints nothing on SIGTERM, perfev prints them too),

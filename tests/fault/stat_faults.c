@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat under injected syscall failures (see fault.h for the rules
  * each case is held to).  `when=1` fails the first call, `when=N+` every
  * call from the Nth; -P limits a fault to calls on perf_event fds. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz the counting parsers: pev_read_parse (first byte = read_format,
  * second = room for values, the rest = the read() buffer) and the CPU/id
  * list parsers (the whole input as a string). */

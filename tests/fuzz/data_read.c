@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer harness: open a perf.data image from memory and walk every
  * record in file order and in time order. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer: pev_evlist_parse on arbitrary bytes, against a fake sysfs and
  * tracefs built once at start-up (so the fuzzer never touches /sys). */
 #include <stdio.h>

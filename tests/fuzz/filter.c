@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz the filter option parsers (perfev/filter.h): the first byte picks
  * the option (comm, pid, tid, cpu, time, dso, symbols), the rest is its
  * string.  Checks what every successful parse must hold: time ranges in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer: x86 instruction lengths stay within the bytes given and
  * within 1..15, and do not depend on bytes past the instruction. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer: the jitdump reader (header, every record type, the debug
  * entries of DEBUG_INFO) on arbitrary bytes: every view it hands out lies
  * inside the buffer, names end inside it, positions only move forward;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer: the perf map parser (/tmp/perf-PID.map text) and perf's tree
  * lookups on what it builds: the listing is sorted, every answer holds
  * the address by perf's rule, a lone entry with a size is found at its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Long fuzzing campaign: run each libFuzzer harness for SECS seconds (or the
 # per-harness budget NAME=SECS) and print how many inputs it executed.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Minimize each harness's corpus: the committed seeds plus what fuzz-long
 # found (build-fuzz/corpus/NAME) are merged (-merge=1) into a fresh directory
 # that then replaces tests/fuzz/corpus/NAME.  The hand-made seeds (named

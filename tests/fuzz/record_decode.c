@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer harness for the record decoder.  The first 8 bytes choose the
  * event layout; the rest is decoded as a stream of records, each decoded
  * record's pieces are walked with the helpers, and a copy is byte-swapped

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Writes the seed corpus of the record_decode fuzz harness
 (tests/fuzz/corpus/record_decode/): 8 layout bytes, then records."""
 import os, struct

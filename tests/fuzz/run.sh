@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run each libFuzzer harness for N seconds on its seed corpus
 # (tests/fuzz/corpus/<name>/).  New inputs go to a scratch directory so the
 # committed corpus stays as it is.  A harness that crashes, leaks, or trips

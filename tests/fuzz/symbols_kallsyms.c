@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer: the kallsyms parser and lookups on what it builds (every
  * symbol found at its start, ranges sorted and non-empty). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer: the PMU format-file parser and the bit scatterer. */
 #include <errno.h>
 #include <stdlib.h>

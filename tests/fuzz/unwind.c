@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer: the DWARF unwinder (pev_chain_resolve on a sample with user
  * registers and a stack dump) with lying registers, a corrupt stack dump
  * and corrupt CFI.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Writes seeds of the unwind fuzz harness (tests/fuzz/corpus/unwind/) for
 the fast walk's CFI expressions and signal frames: 1 flags byte, the 20
 user registers of perf's x86-64 dwarf mask, a 2-byte dump length, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Checks a `perfev convert --to firefox|speedscope|chrome` file: its
 structure (each format's rules, written from the formats' documentation:
 the Firefox Profiler's processed format version 52 as in

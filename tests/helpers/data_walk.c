@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Reads a perf.data file to the end with the library's reader, in time
  * order (pev_data_next_ordered) or as stored (-r), and prints the record
  * and sample counts and the peak RSS (getrusage), for tests/stress.

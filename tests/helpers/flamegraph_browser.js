@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0-only
 /* Opens a perfev flame graph (--to html) in headless Chromium, driven over
  * the DevTools protocol on a pipe (--remote-debugging-pipe: no npm package,
  * no port), and checks it as a user sees it.  Run by

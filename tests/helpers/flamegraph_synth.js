@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0-only
 /* Writes a flame graph page of a synthetic profile of the given size, for
  * checking that the page stays responsive on large profiles:
  *   node flamegraph_synth.js PAGE.html OUT.html NFUNCS NNODES SAMPLES

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Test helper: call getppid() argv[1] times (raw syscalls, so libc cannot
  * cache it), then exit with status argv[2] (default 0), or die of signal
  * argv[3] when given. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A tiny JIT writing a jitdump as perf's jvmti agent does: NOP sleds in
  * anonymous executable memory, a jit-PID.dump in the current directory
  * (header, CODE_LOAD for "jit_alpha" and "jit_beta", then a CODE_MOVE of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A tiny "JIT" for the perf-map tests: copies a NOP sled ending in `ret`
  * into anonymous executable memory, writes /tmp/perf-PID.map with the
  * lines of the file named by argv[1] (each "START SIZE NAME" with START an

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Compares `perfev convert --to json` (JSON lines) with `perf data
 convert --to-json` (one document) on the same file, both parsed with the
 json module.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Workload for the --off-cpu tests: sleeps of known lengths inside known
  * functions, built with frame pointers, the sleep a raw nanosleep system
  * call made from the function itself (so that the user call chain starts

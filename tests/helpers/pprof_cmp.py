@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Compares `go tool pprof -top` with `perfev report --stdio -g none
 --sort sym` (independent parsers of both texts).
 

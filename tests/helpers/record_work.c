@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Workload for the record tests: a CPU-bound spin under a known chain of
  * functions (rw_main -> rw_level1 -> ... -> rw_level6 -> rw_spin), built
  * with frame pointers so that -g callchains walk through every level.

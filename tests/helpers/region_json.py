@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Reads a region report written with PERFEV_OUTPUT=json:FILE, strictly
 (the json module; the document's shape and every field's type checked),
 and prints one tab-separated line per region, thread and event:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Test helper for perf script compatibility and the throughput benchmark:
  * spins for argv[1] milliseconds (default 200) inside a call chain of
  * known functions, `depth` (argv[2], default 12) frames deep, with frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Test helper: install a seccomp filter as a container runtime would
  * (tests/seccomputil.h) that makes the named syscalls fail with an errno,
  * then exec a command.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """An independent stackcollapse: `perf script` (default output, with call
 chains) on stdin, folded stacks on stdout, following the rules of Brendan
 Gregg's stackcollapse-perf.pl (names, [dso] for unknown code, tidying,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Sum of the values of one function's samples in a perfev convert output,
 read as each format's consumer reads it (independent of perfev's code):
   sum_views.py FORMAT FILE FUNCTION

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Test helper: call clock_gettime() (served by the vDSO, no system call)
  * in a loop for argv[1] milliseconds (default 300). */
 #include <stdlib.h>

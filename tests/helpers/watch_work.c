@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Workload for the record option tests: writes a global variable a known
  * number of times, for a write watchpoint (mem:ADDR:w).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Opens a speedscope file in the speedscope app of the npm package
 // (dist/release, served here on 127.0.0.1) in headless Debian chromium,
 // driven by puppeteer-core, the way a user opens a file by URL

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Validates a speedscope file against the JSON schema that the speedscope
 // npm package ships (dist/release/file-format-schema.json), with ajv.
 //   node tests/js/validate_speedscope.js FILE

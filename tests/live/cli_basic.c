@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The CLI's shared runner: version, help, typo suggestion, exit codes. */
 #include "testutil.h"
 #include "cliutil.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Numeric options take a whole number and nothing after it: '-r 3x',
  * '--repeat=2y', '-I 10ms', 'script --max-stack 5k', 'record -c 5k' are usage errors (exit 2) naming the
  * option and the text; '-r 0x3' (strtol base 0, as perf's parse-options)

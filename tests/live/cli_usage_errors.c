@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Usage errors of every command that takes events or long options:
  * - a malformed or unknown event exits 2 (README "Exit codes") in stat and
  *   record alike, with "did you mean" for a near name (symbolic, hw-cache,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Off-CPU time in every perfev convert format: a perfev record --off-cpu
  * of the workload that sleeps 200 ms five times in oc_sleep_200ms; the
  * samples and nanoseconds of offcpu-time on that function's stack, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Hardware breakpoints count exactly: a write watchpoint on a variable
  * written N times, an execute breakpoint on a function called N times. */
 #include <linux/hw_breakpoint.h>

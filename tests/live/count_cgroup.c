@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A cgroup v2 target: a child moved into a fresh cgroup makes N getppid
  * calls; counting the cgroup on every CPU reads exactly N. */
 #include <sys/wait.h>

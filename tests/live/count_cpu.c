@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* System-wide counting per CPU: our N calls show up (>= N, as other
  * processes may call too); with a "common_pid == us" filter on every CPU's
  * fd, calls pinned to one CPU show up exactly on that CPU's reading.  An

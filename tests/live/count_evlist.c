@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A parsed event list goes into a counter set with its groups, names,
  * units and scales; counts are exact for the tracepoints; a list added
  * after other events keeps its leaders right; a failing add leaves the set

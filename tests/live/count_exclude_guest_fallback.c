@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* PMUs that cannot tell guest from host (msr) refuse the exclude_guest
  * bit the parser sets by default; the counter set must retry without it,
  * as perf does, instead of reporting the event as not supported. */

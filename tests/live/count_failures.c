@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf stat's behaviour when the kernel refuses an event: that event (and
  * its whole group) is "not supported" with the kernel's errno, and the
  * others open and count. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Groups: one GROUP read per leader gives every member, in leader order,
  * with the ids PERF_EVENT_IOC_ID gives; the whole group is enabled and
  * disabled by the leader's ioctl with PERF_IOC_FLAG_GROUP; exact counts. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* inherit: a forked child's tracepoint hits are counted with inherit=1
  * (the default for task targets) and not with inherit=0; exact.  Also with
  * a group (GROUP read + inherit where this kernel allows it, else per-fd

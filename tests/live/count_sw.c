@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Software events: page-faults over N fresh pages, task-clock over a busy
  * loop measured with CLOCK_THREAD_CPUTIME_ID. */
 #include <sys/mman.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pid and tid targets on another process with two threads: a pid target
  * counts all its threads (from /proc/PID/task), a tid target only that
  * thread; exact tracepoint counts, per thread too. */

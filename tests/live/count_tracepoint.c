@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The calling thread's tracepoint hits, exactly: getppid() N times reads
  * N; disable stops counting, enable resumes, reset zeroes; the delta view;
  * PERF_FORMAT_LOST reads with lost == 0 where the kernel has it. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A uprobe and a uretprobe on a function of this binary count its calls
  * exactly.  The probe's file offset comes from the ELF symbol table and the
  * PT_LOAD header that maps it (libelf). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the counting live tests: tracepoint ids, attr builders. */
 #ifndef PEV_COUNT_UTIL_H
 #define PEV_COUNT_UTIL_H

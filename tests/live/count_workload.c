@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A launched command is counted from its exec on: getppid calls the child
  * makes before exec (after the counters were opened on it) do not count,
  * the M calls of the exec'd program count exactly.  Its exit status and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* CPU-specific names through libpfm4, and the fall-through to "unknown
  * event" when neither perfev nor libpfm knows a name. */
 #include <dlfcn.h>

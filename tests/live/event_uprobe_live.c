@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* uprobe:/proc/self/exe:SYMBOL resolves to the file offset that
  * /proc/self/maps implies, and the probe really fires that many times. */
 #include <unistd.h>

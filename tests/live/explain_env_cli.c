@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev's errors in restrictive environments, each created for real; the
  * message must name its own cause (with the numbers and the exact command)
  * and no other's:

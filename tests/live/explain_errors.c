@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_explain against the real kernel: provoke each perf_event_open error
  * reachable here as root, assert the errno the kernel really gives and the
  * kind (and key text) of the explanation, read with live settings. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev under a seccomp filter that refuses perf_event_open, as a
  * container runtime's profile does: tests/helpers/seccomp_deny installs
  * the filter (raw BPF, PR_SET_NO_NEW_PRIVS + seccomp(2)) and execs perfev.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_explain for permission errors, for real: children drop to 'nobody'
  * (65534) and open what kernel.perf_event_paranoid forbids.  The test runs
  * as root, sets perf_event_paranoid to the level each phase needs and puts

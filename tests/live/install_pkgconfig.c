@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `make install DESTDIR=...` installs the library, headers, pkg-config
  * file and binary, and a program builds against them with pkg-config. */
 #include <stdio.h>

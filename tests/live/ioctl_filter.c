@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* PERF_EVENT_IOC_SET_FILTER on a tracepoint filters its hits; a malformed
  * filter is refused; ids are unique per fd; DISABLE/ENABLE/RESET on a raw
  * fd behave as the manual says. */

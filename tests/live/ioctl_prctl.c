@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE) stops and resumes every event
  * attached to this process, exactly. */
 #include "count_util.h"

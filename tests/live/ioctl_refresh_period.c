@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* PERF_EVENT_IOC_REFRESH allows exactly K overflows, then disables;
  * PERF_EVENT_IOC_PERIOD moves the overflow point.  Observed with a write
  * watchpoint (exact hits) as a sampling event. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev list: the text listing, the filters, -h, and --json checked by a
  * small JSON parser. */
 #include <perfev/perfev.h>

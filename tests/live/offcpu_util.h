@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the --off-cpu tests: the workload (tests/helpers/offcpu_work),
  * and the offcpu-time samples as a `script` command prints them with
  * -F tid,event,period,ip,sym: a header line per sample, then its call

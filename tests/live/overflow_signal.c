@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Overflow signals, exactly: an execute breakpoint with sample_period 1 on
  * a noinline function hit N times gives N signals (POLL_IN, si_fd = the
  * event); REFRESH(K) gives K overflows, the K-th with POLL_HUP, and then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* This machine's PMUs as sysfs shows them. */
 #include <unistd.h>
 #include <perfev/perfev.h>

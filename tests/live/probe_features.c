@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_probe against the running kernel: every probe answers 0 or 1 as
  * root, the features a 6.x kernel has are there, the hardware-PMU probe
  * agrees with sysfs, and answers are stable when probed from many threads. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record on the test workload: the file holds its samples, COMM
  * (exec), MMAP2 and EXIT; the summary's count equals the file's; -c sets
  * the period; the file is 0600 and an older one becomes .old. */

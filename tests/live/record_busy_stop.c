@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record -a -F max ends on time while the rings never empty: a load
  * forks and execs short processes continuously, so every drain pass finds
  * new data.  The workload's exit (SIGCHLD) and a SIGINT must still end the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* -g: callchains walk through the workload's functions (frame pointers);
  * --call-graph dwarf[,size]: REGS_USER and STACK_USER of the asked size
  * in every sample. */

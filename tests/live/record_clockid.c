@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record -k: every attr has use_clockid and the clock, the file
  * carries CLOCKID (clock_getres) and CLOCK_DATA, sample times are readings
  * of that clock; an unknown name is a usage error; perf reads the file. */

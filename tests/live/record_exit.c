@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The workload's status passes through (exit 3 -> 3, SIGSEGV -> 139), and
  * the file is complete either way; a command that does not exist is an
  * error. */

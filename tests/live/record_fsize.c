@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The file system refuses more (RLIMIT_FSIZE): perfev says so, exits 1,
  * and the file keeps every complete round: the header's data size ends at
  * a round, so our reader and perf report read it without recovery or

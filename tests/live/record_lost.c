@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* LOST: the smallest ring (-m 1) and a high rate on busy threads overrun
  * the ring; the summary's count equals the sum of the LOST records in the
  * file, and the read-format LOST totals come back as LOST_SAMPLES. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Output modes: a pipe stream (-o -), zstd (-z), context switches
  * (--switch-events), several events, a :S group, -a; each read back. */
 #include "record_util.h"

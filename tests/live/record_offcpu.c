@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record --off-cpu (off-CPU time from sched:sched_switch and the
  * switch records, no BPF), read back by perf 6.1 itself and by perfev:
  * - a workload that sleeps 200 ms five times in oc_sleep_200ms: perf

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record --off-cpu as an unprivileged user (nobody, 65534): it works
  * wherever the tracepoint is allowed, and otherwise says what to change.
  * The test runs as root and changes, each for a few seconds and put back

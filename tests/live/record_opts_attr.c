@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record's sample-content and target options build the attrs perf
  * 6.1 builds: each option's bits are asserted exactly on the attrs read
  * back from the file, and (when /usr/bin/perf is installed) every attr

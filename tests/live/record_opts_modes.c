@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record's mode and target options, read back exactly: --overwrite
  * keeps only the last ring's worth, --max-size stops (exit 0, perf's
  * message), -b is refused with a message naming branch stacks (where

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What perfev record's sample-content options put in the samples, with
  * exact values: -d on a write watchpoint (ADDR is the variable's address,
  * one sample per write), --all-user (no kernel samples), --per-thread (the

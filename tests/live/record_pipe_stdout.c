@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record -o - -- CMD wrote the workload's own stdout into the data
  * stream, so `perf report -i -` failed ("failed to process type").  perf
  * 6.1 sends the workload's stdout to stderr in pipe mode: so must we, for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Nothing is lost: SIGINT or SIGTERM to perfev mid-recording, and SIGKILL
  * to the workload, all leave a complete file (read by our reader without
  * recovery, and by perf report when perf is installed). */

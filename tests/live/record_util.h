@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the record tests: run `perfev record` on the test workload
  * (tests/helpers/record_work) and read the file back with the data API. */
 #ifndef PEV_TEST_RECORD_UTIL_H

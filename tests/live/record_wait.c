@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record and its end (issue 10):
  * - `record -p PID -- CMD` records PID (only) for as long as CMD runs, as
  *   perf does (it was refused); perf script reads the file;

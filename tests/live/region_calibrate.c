@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Calibration: the cost of the reads is measured per thread and subtracted,
  * PERFEV_CALIBRATE=0 turns it off.  Two children count task-clock and the
  * getppid tracepoint over 1000 empty regions and 10 regions of 7 getppid():

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The default events (no PERFEV_EVENTS, pev_region_init(NULL)): task-clock,
  * context-switches and page-faults, and only those where the kernel
  * refuses a hardware counter (probed raw).  Each checked against an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A spec that fails keeps the program running and is reported once on
  * stderr however many threads and regions run, and the calls are still
  * counted:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Misuse is reported once and nothing stops: an end without a begin (3
  * threads, 3 times each) gives one line on stderr naming the region; a
  * region still open at the report (an explicit pev_region_report() and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Multiplexed counts are scaled: 16 instructions:u counters (more than any
  * PMU has) over a loop of a known 2 x N user instructions.  Each event that
  * ran at all reports running < enabled for some, fraction running/enabled,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Nested, overlapping and recursive regions, exactly, on a tracepoint
  * (getppid) and a uprobe (rt_probe_fn) counted together: an outer region
  * counts its inner regions' hits plus its own; repeats add up and `calls`

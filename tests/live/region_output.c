@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The report files, parsed back: a child of this test (main thread and 2
  * workers, regions with known getppid() and rt_probe_fn() counts) exits
  * normally with PERFEV_OUTPUT=json:FILE, csv:FILE or text:FILE.

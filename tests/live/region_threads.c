@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Regions are per thread: 8 threads, started together, each run region
  * "work" 3 times with its own known number of getppid() calls and
  * rt_probe_fn() calls (and some outside it).  Each thread's counts are

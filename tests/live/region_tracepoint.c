@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A tracepoint through the region API, exactly: getppid() N times inside a
  * region counts N, calls outside any region (or in another region) add 0,
  * repeated calls add up and `calls` is exact; the region reads themselves

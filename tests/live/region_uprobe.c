@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A uprobe through the region API, exactly: rt_probe_fn() called N times
  * inside a region counts N (spec uprobe:/proc/self/exe:rt_probe_fn),
  * calls outside add 0, repeats add up; a uretprobe counts the returns. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the region tests (tests/live/region_*.c): the probes that
  * decide a skip, a function of this binary to put a uprobe on, children of
  * the test binary run with a given environment, and count lookups. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The AUX area on a software event: this machine has no AUX PMU, so the
  * kernel refuses; the errno is the kernel's and the reason says why.  The
  * reading logic is tested on constructed memory (unit/ring_aux). */

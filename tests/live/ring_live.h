@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared bits of the ring live tests. */
 #ifndef RING_LIVE_H
 #define RING_LIVE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A 1-page ring, a fast event, no reader: the kernel drops records and,
  * once there is room again, writes PERF_RECORD_LOST with a count > 0. */
 #include <perfev/perfev.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The locked-memory budget: as an unprivileged user with RLIMIT_MEMLOCK 0,
  * a ring bigger than kernel.perf_event_mlock_kb x CPUs is refused with
  * EPERM and a reason naming the sysctl; with PEV_RING_SHRINK the ring is

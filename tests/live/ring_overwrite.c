@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Overwrite rings, live.  write_backward with pause/resume: records come
  * out oldest first (times rising, newest last), a second read gives only
  * newer records, and a wrapped ring still reads cleanly.  A read-only

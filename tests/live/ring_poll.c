@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* poll() on a ring: POLLIN after one sample with wakeup_events = 1, and
  * POLLHUP when the monitored child exits. */
 #include <poll.h>

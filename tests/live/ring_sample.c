@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A cpu-clock sampling event on this thread: records arrive, every header
  * is sane, the sample count matches the CPU time used, and sample times
  * fall inside the TSC window converted with the user page. */

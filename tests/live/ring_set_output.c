@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Two events on one ring (SET_OUTPUT): both deliver, told apart by
  * PERF_SAMPLE_IDENTIFIER; a mismatched event is refused with a reason. */
 #include <perfev/perfev.h>

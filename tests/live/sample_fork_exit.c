@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* task=1 sideband on an inherited dummy event: forking a child that exits
  * gives exactly one PERF_RECORD_FORK (child pid/tid, our pid/tid as
  * parent) and one PERF_RECORD_EXIT for the child, decoded with

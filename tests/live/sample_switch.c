@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* context_switch=1: a task event gives PERF_RECORD_SWITCH records (out,
  * in, out, in...) when the thread sleeps; a CPU-wide event on CPU 0 gives
  * PERF_RECORD_SWITCH_CPU_WIDE records whose next_prev_pid/tid name the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A write watchpoint with sample_period = 1 and IP|TID|ADDR: N writes to
  * the variable give exactly N PERF_RECORD_SAMPLEs, each with addr = the
  * variable's address, our pid/tid, and an ip inside the writing function

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* sigtrap: a write watchpoint with attr.sigtrap and sig_data: N writes
  * give N synchronous SIGTRAPs with si_code TRAP_PERF, si_perf_data =
  * sig_data, si_perf_type = PERF_TYPE_BREAKPOINT, si_addr = the address. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat --per-socket/--per-die/--per-core/--per-node: counted in a
  * cgroup (-a -G) so that only our getppid loop is seen, the units' counts
  * add up to exactly N; the human lines are byte-identical to perf 6.1's

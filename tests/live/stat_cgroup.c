@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat -a -G CGROUP counts only what runs inside that cgroup v2:
  * a command that moves itself into the cgroup and then calls getppid()
  * N times is counted exactly N (plus what the helper itself costs at exit,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf 6.1's tool events in perfev stat (issue 10: "-e duration_time is
  * unknown"): duration_time is the run's wall time in ns, within the wall
  * time this test measures around perfev and at least the workload's own

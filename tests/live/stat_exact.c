@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat counts from the workload's exec on, exactly: the getppid
  * tracepoint reads N (perfev's own set-up is not counted), in every
  * output format, as the mean of -r, and summed over -I intervals.

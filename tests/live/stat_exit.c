@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat: exit statuses and error paths — the workload's status,
  * 128+N for a signal, 127 for a missing command, 2 for a bad event (with
  * the parser's caret), 1 when no event opens; and "<not supported>" for

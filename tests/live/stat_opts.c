@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat's perf 6.1 options beyond the basics: -d (perf's exact
  * "<not supported>" lines here), -D (only what runs after the delay is
  * counted, exactly), -n, -g, --all-user/--all-kernel, --quiet, --table,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat -r with -x and -j (issue 10): the run-time column is the
  * mean of the runs' times, as perf prints it, not the last run's.  Four
  * runs spin 1, 2, 3, 4 units of CPU work, so the last run's time is 4/2.5

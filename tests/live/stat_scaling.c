@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat scales multiplexed counts as perf 6.1 does.  Software events
  * never multiplex, so strace rewrites what read(2) returns on the perf fds
  * (-P anon_inode:[perf_event], poke_exit) to {value, enabled, running}

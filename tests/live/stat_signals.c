@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat and signals (issue 10): SIGINT and SIGTERM end it within one
  * second in every state — waiting for a workload, one that ignores both
  * signals, -I, -r, -p without a command — with the counts printed and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat on targets and the modes around them: --per-thread on a
  * 2-thread process (-p), -A -a per CPU, -p until the process exits or
  * SIGINT, SIGINT during a workload, --no-scale, -o, and the task-clock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the perfev stat live tests: the bundled workload, tracefs, and
  * small parsers for the CSV and JSON outputs. */
 #ifndef PEV_TEST_STAT_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Symbolizing this very process: its executable maps from
  * /proc/self/maps become MMAP2 records, and addresses of functions
  * defined here must come back with their exact names and offsets (ELF

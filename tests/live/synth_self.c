@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Synthesis for the current process: FORK and COMM for our thread with
  * the right pid/tid and comm, an MMAP2 for our own executable, the kernel
  * map from /proc/kallsyms; every record decodes with its trailer. */

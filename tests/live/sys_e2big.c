@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf_event_open attr size negotiation (issue: E2BIG). */
 #include <unistd.h>
 #include <perfev/perfev.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tracefs on this machine: found or mounted, ids equal the id files, globs
  * expand to what the directories hold, formats load with libtraceevent. */
 #include <dirent.h>

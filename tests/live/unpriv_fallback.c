@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf's fallback for unprivileged users: at kernel.perf_event_paranoid 2
  * an ordinary user may count and sample user space only, so perf opens an
  * event that would count the kernel too with exclude_kernel and exclude_hv

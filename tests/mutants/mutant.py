@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Reads tests/mutants/list (format described at its top).
   mutant.py LIST names            the mutant names, one a line
   mutant.py LIST info NAME        'file' line, then 'tests' line, then 'about'

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Mutation testing: plant each bug of tests/mutants/list, one at a time, in a
 # scratch copy of this tree (tracked and untracked files, plus build/ so that
 # builds are incremental), rebuild what the mutant's tests need, run those

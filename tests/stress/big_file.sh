@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Stress (outside CI): perfev script and the library's reader on a 1 GB
 # perf.data file stay within bounded memory (they stream; the file is
 # mapped or read a window at a time, never held).  The file is recorded

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Stress: perfev record -a -F max for SECS seconds (30) while a load forks
 # and execs short processes continuously.  Checks: perfev ends when the
 # workload does (a hang fails), exits 0, prints its LOST count; perf script

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Stress: perfev stat -I 10 for SECS seconds (60) on a workload that
 # sleeps 1 ms in a loop.  The test samples perfev's VmRSS from
 # /proc/PID/status every second: after the first 5 s it may not grow by more

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_user_access_*: what a machine allows for user-space counter reads,
  * read from fake /proc and /sys trees, and the attr bits that ask for it.
  *  - arm64 (Documentation/arch/arm64/perf.rst): reads need the sysctl

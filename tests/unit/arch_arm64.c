@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* arm64 self-monitoring rules on synthetic attrs and control pages:
  *  - pev_arm64_levels: the exception levels each exclude_user /
  *    exclude_kernel / exclude_hv combination counts at on a non-VHE host,

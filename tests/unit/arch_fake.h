@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A fake root (proc/sys/kernel, sys/bus/event_source/devices) under
  * mkdtemp for the arch_* unit tests: pev_user_access_probe reads it as it
  * reads "/". */

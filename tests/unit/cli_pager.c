@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cli/pager.c (compiled in here): the pager runs only when stdout is a
  * terminal (a pty from util-linux's `script`); $PERF_PAGER wins over
  * $PAGER; "cat" or "" means none; stderr goes through it when it is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* CPU lists and id lists: syntax, ordering, bounds. */
 #include <perfev/perfev.h>
 #include "testutil.h"

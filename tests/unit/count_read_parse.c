@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_read_parse and pev_read_size over every read_format layout: the 16
  * combinations of TOTAL_TIME_ENABLED, TOTAL_TIME_RUNNING, ID and LOST, each
  * with and without GROUP, on synthetic buffers; short buffers are refused. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf's arithmetic on counts: scaling, running fraction, deltas. */
 #include <perfev/perfev.h>
 #include "testutil.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_data_writer_finish_at: a file whose writing failed (EFBIG under
  * RLIMIT_FSIZE here, as with ENOSPC) is cut back to a round and keeps its
  * features when they fit, or its records alone (and COMPRESSED, when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Reading a perf.data cut short: pev_data_cut_info() says what is missing,
  * with numbers computed here from the bytes written: a file of 100
  * samples of 56 bytes cut 20 bytes into the 61st (60 whole samples read),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Feature sections against bytes written by hand from perf 6.1's layout
  * (tools/perf/util/header.c: do_write_string pads to 64 with a u32 length
  * first; NRCPUS is avail then online; CPU_TOPOLOGY is the core (socket)

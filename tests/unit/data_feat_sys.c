@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system-description feature payloads (CACHE, MEM_TOPOLOGY,
  * CPU_PMU_CAPS, PMU_CAPS, HYBRID_TOPOLOGY, DIR_FORMAT, AUXTRACE, BPF_*):
  * encode -> parse in both byte orders, perf's exact byte layout, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_data_features_from_sysfs() on constructed sysfs trees: CACHE,
  * MEM_TOPOLOGY, CPU_PMU_CAPS and PMU_CAPS come out as perf 6.1 record
  * gathers them (which entries, in which order, with which values), and a

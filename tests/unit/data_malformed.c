@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Malformed perf.data files: every truncation, lying sizes and offsets,
  * bad magic, a zero record size.  Each is a clear error (or a recovery),
  * never a read outside the buffer (run under the sanitizer build: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf.data writer -> reader round trips: file mode, pipe mode, the other
  * byte order, zstd compression, and recovery of unfinished files. */
 #include "../testutil.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The reader streams: reading a 192 MiB perf.data file front to back, in
  * file order and in time order, raises the peak RSS (VmHWM, read from
  * /proc/self/status) by well under the file's size.  It used to map the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Helpers for the perf.data tests: records built by hand, files in
  * memory (memfd). */
 #ifndef PEV_TEST_DATA_UTIL_H

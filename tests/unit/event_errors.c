@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Malformed specs: each one's error code, caret position and length, and
  * message; and the rendered error layout. */
 #include <perfev/perfev.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The event-spec parser on every accepted form, against a fake sysfs and
  * tracefs: exact attr fields, names, groups. */
 #include <dlfcn.h>

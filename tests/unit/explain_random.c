@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_explain on pseudo-random attrs, targets and settings (fixed seed):
  * every errno gives a valid kind, a non-empty lowercase reason, a line
  * that starts "cannot open '" and a length that matches snprintf's, also

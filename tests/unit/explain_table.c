@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_explain: one case per errno of perf_event_open(2) and per EINVAL
  * field, with hand-made system settings (deterministic, no kernel). */
 #include <time.h>

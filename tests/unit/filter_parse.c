@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_filter: perf 6.1's option grammar, with hand-computed expectations
  * (perf's util/time-utils.c for --time, strlist/intlist for the lists,
  * perf_cpu_map__new for -C), and malformed inputs refused with EINVAL and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_x86_insn_length on encodings whose lengths are known (checked
  * against objdump): every prefix kind, ModRM/SIB/displacement forms,
  * immediate sizes, the 0F/0F38/0F3A maps, VEX, EVEX, 32-bit mode,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* jitdump files built here byte by byte (the layout of perf's jitdump.h)
  * read back with hand-known values: a header in either byte order, every
  * record type, debug entries with "\xff\0" repeats, a last record cut

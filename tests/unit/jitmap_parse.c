@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf map text (/tmp/perf-PID.map) parsed as perf 6.1 parses it, with
  * hand-computed answers: perf's strtoull reading, the last character of
  * every line dropped, too-short lines skipped, size 0 holding one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cli/json_out.c (compiled in here): every byte string becomes a JSON
  * string that a JSON parser reads back.  Expected texts written by hand
  * from RFC 8259 (escapes) and RFC 3629 (valid UTF-8: overlong forms,

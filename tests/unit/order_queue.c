@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Time ordering by FINISHED_ROUND windows: the queue alone, and the
  * reader's time-ordered iteration over records from two "rings". */
 #include "../testutil.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A fake sysfs PMU tree and tracefs under mkdtemp, shared by the pmu_* and
  * event_* unit tests. */
 #ifndef PEV_TEST_PMU_FAKE_H

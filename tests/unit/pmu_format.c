@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Format-file parsing ("config1:1,6-10,44") and scattering values into the
  * bits it names. */
 #include <perfev/perfev.h>

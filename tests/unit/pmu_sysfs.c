@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* PMUs from a fake sysfs tree: type, formats, aliases with their side
  * files, cpumask, caps, and a clear error for a bad format file. */
 #include <perfev/perfev.h>

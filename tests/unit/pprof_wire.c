@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cli/pbenc.c (compiled in here), the protocol-buffers encoder behind
  * `perfev convert --to pprof`, against bytes computed by hand from the
  * wire format (https://protobuf.dev/programming-guides/encoding/; the

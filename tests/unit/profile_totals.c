@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The profile model on constructed samples, against totals computed by
  * hand: kernel functions A, B, C, D (a constructed kallsyms), five
  * samples of process 10 ("prog"):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Test helper: builds perf records field by field into an aligned buffer,
  * in native or big-endian byte order, and checks that cut or shrunken
  * copies of a record never decode (nor read out of bounds). */

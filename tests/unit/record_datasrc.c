@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* data_src, transaction and weight decoding, and their text as perf
  * prints them. */
 #include "record_build.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* record --call-graph dwarf samples the user registers the unwinder needs:
  * perf's PERF_REGS_MASK of the machine.  x86_64: 0xff0fff (every general
  * register, no flags or segment registers); arm64: x0..x30, sp, pc = bits

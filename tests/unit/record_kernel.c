@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Every kernel record type except SAMPLE: built by hand with a full
  * sample_id trailer, decoded, every field asserted; every cut fails. */
 #include "record_build.h"

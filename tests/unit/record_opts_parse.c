@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev record's option parsers (cli/record_opts.c, compiled in here):
  * perf 6.1's -j branch filter names and rules, the register names of -I
  * and --user-regs, --max-size, -D, -c, -F and -m.  The branch stack

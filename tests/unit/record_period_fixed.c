@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A sample without PERF_SAMPLE_PERIOD takes its period from the attr when
  * the period is fixed (-c N: freq 0), as perf does; with a frequency (freq
  * 1) there is no period to take: 0.  With the bit, the sample's own value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* PERF_RECORD_SAMPLE: every field alone and all together, every
  * read_format layout, callchain segments, branch stacks, registers, user
  * stacks, several events told apart, and malformed samples. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_record_swap: native -> foreign -> native gives back every record
  * byte for byte; records written big-endian decode to the right values
  * after a swap; pev_attr_swap re-lays out the flag bit-fields. */

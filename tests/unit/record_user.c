@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perf.data user records (types 64..86): each built, decoded, every field
  * asserted, every cut rejected. */
 #include "record_build.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Regions on synthetic data: the control-page read path (emulated
  * registers: pmc_width 32 sign extension, the arm64 cycle counter at index
  * 32, time brought to now with cap_user_time), the read(2) fallback when a

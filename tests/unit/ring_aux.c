@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* AUX spans on a constructed AUX area: plain, wrapping, overrun; aux_tail
  * stored exactly. */
 #include <perfev/perfev.h>

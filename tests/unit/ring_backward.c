@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Backward (write_backward) reading on a constructed buffer: records come
  * out oldest first, a torn oldest record is skipped, a zero header ends
  * the data, later batches give only what is new. */

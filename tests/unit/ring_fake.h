@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A fake ring for unit tests: a user page and a data area in malloc'd
  * memory, and a writer that places records as the kernel would. */
 #ifndef RING_FAKE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The forward read protocol on a constructed ring: records wrapping at
  * every byte offset come back contiguous and identical, data_tail moves
  * exactly, lying headers are errors and never over-read, spans. */

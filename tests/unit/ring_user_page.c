@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The control page on a constructed page: the seqlock retries when the
  * lock changes mid-read, counter arithmetic (pmc_width sign extension),
  * enabled/running extension, and time conversion with known numbers. */

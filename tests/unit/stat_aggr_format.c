@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat's topology modes and newer outputs, on synthetic data: the
  * unit prefixes perf 6.1 prints (human, CSV, JSON, -I heading, lines
  * copied from perf on this VM with the digits of a second socket made

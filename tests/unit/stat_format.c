@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat's output layer against lines real perf 6.1 printed on this
  * machine (human, CSV, JSON; global, interval, -A, --per-thread, -r), and
  * the derived metrics on synthetic hardware counts (this VM has no PMU). */

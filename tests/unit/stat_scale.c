@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat's multiplexing arithmetic (stat_scale_count, the percentage
  * stat_pcnt_running and the human "(NN.NN%)") on hand-computed triples:
  * the value is val * enabled / running truncated to a whole number as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* perfev stat -v's line on user-space counter reads, on fake trees (this
  * VM is x86 and has no PMU): on arm64 with kernel.perf_user_access 0 and
  * a hardware event counted, one line with the exact command; nothing for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The thread/map model from constructed MMAP2 / FORK / COMM(exec) / EXIT
  * records: maps per process, fork copies, threads share, exec keeps maps
  * until replaced (as perf), comms, kernel maps and kernel symbols from a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_srclines: this test program's own addresses to its source lines
  * (it is built with -g), the text of those lines, and the answers for
  * what has no line. */

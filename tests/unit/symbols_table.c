@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Symbol tables on constructed data: lookup (sorted, overlapping sizes,
  * size 0, before the first and after the last), perf's choice among
  * symbols at one address, and kallsyms text parsing. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The syscall layer's pure helpers and the sysctl readers. */
 #include <sys/ioctl.h>
 #include <perfev/perfev.h>

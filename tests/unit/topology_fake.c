@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pev_cpu_topology_at on a constructed sysfs tree whose ids all differ:
  * socket from physical_package_id (not die_id), die from die_id, core
  * from core_id, node from the cpuN/nodeM link; a missing file is -1; a

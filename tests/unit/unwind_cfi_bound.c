@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A corrupt .eh_frame naming a huge register number costs the unwinder
  * no memory: libdw grows its register table to the largest register an
  * instruction names (here 16,000,000: some 400 MB), so such CFI is

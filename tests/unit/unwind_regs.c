@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The unwinder's initial frame from a sample's user registers: perf's
  * perf_regs numbering (packed by the attr's mask) to DWARF register
  * numbers, on synthetic samples decoded by the library.

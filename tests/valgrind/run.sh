@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run the unit, CLI and library tests under valgrind memcheck: each test
 # program under valgrind, and every perfev it starts (through $PERFEV, a
 # wrapper that runs perfev under valgrind too).  A test fails if it fails as
