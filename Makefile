@@ -18,7 +18,7 @@ CLANG    ?= clang
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wvla
-BASE     := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iinclude -Ilib -fvisibility=hidden
+BASE     := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iinclude -fvisibility=hidden
 # libpfm4 is not linked: lib/event/event_pfm.c loads it with dlopen when needed.
 DEPLIBS  := -ltraceevent -ldw -lelf -lzstd -lz -lm -ldl
 
@@ -47,7 +47,8 @@ endif
 
 LIB_SRC   := $(sort $(wildcard lib/*/*.c))
 LIB_HDRS  := $(wildcard include/perfev/*.h lib/*/*.h)
-CLI_SRC   := $(sort $(wildcard cli/*.c))
+# cli/main.c and one folder per command (cli/common/: what several share).
+CLI_SRC   := cli/main.c $(sort $(wildcard cli/*/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 LIVE_SRC  := $(sort $(wildcard tests/live/*.c))
 COMPAT_SRC:= $(sort $(wildcard tests/compat/*.c))
@@ -64,7 +65,7 @@ META_SRC  := $(sort $(wildcard tests/meta/*.sh))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/flamegraph_assets.o
 # The flame graph's page, CSS and script (--to html), embedded as C strings.
-FG_ASSETS := cli/flamegraph/page.html cli/flamegraph/flamegraph.css cli/flamegraph/flamegraph.js
+FG_ASSETS := cli/convert/flamegraph/page.html cli/convert/flamegraph/flamegraph.css cli/convert/flamegraph/flamegraph.js
 STATIC    := $(BUILD)/libperfev.a
 SHARED    := $(BUILD)/libperfev.so.$(VERSION)
 SONAME    := libperfev.so.$(SOVERSION)
@@ -96,9 +97,11 @@ examples: $(EX_BINS)
 $(BUILD)/lib/%.o: lib/%.c $(LIB_HDRS) Makefile
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -DPEV_BUILDING_LIB -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -fPIC -DPEV_BUILDING_LIB -c -o $@ $<
 
-$(BUILD)/cli/%.o: cli/%.c $(wildcard include/perfev/*.h cli/*.h) Makefile
+# The CLI sees only the public headers (include/) and its own (-Icli:
+# "common/options.h", "report/report.h"); never lib/'s private ones.
+$(BUILD)/cli/%.o: cli/%.c $(wildcard include/perfev/*.h cli/*/*.h) Makefile
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Icli -c -o $@ $<
@@ -150,7 +153,7 @@ TEST_HDRS := $(wildcard tests/*.h tests/*/*.h)
 $(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -Icli -Itests -MMD -MP -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
 $(BUILD)/tests/meta/%: tests/meta/%.sh
 	@mkdir -p $(@D)
@@ -159,7 +162,7 @@ $(BUILD)/tests/meta/%: tests/meta/%.sh
 # Unit tests again, against the shared library.
 $(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -Icli -Itests -MMD -MP -o $@ $< -L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lperfev $(DEPLIBS) -lpthread
 
 # What each test includes (some unit tests compile cli/*.c directly).
 -include $(wildcard $(BUILD)/tests/*/*.d)
@@ -225,7 +228,7 @@ unit-tests: $(UNIT_SRC:%.c=$(BUILD)/%) $(TEST_SHARED_BINS)
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/arm64/fuzz_driver.c $(STATIC)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZDRV $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/arm64/fuzz_driver.c $< $(STATIC) $(DEPLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -o $@ tests/arm64/fuzz_driver.c $< $(STATIC) $(DEPLIBS)
 
 check-arm64: deps
 	$(Q)$(MAKE) --no-print-directory ARCH=arm64 lib cli examples unit-tests fuzz-drivers

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include <perfev/perfev.h>
-#include "cli.h"
+#include "common/cli.h"
 
 static int cmd_version(int argc, char **argv)
 {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # embed.sh OUT.c FILE...: each FILE as a C string `const char fg_asset_NAME[]`
 # (NAME: the file's base name, '.' and '-' made '_'), for the flame graph's
-# page, CSS and script (cli/flamegraph/), which stay source files of their
+# page, CSS and script (cli/convert/flamegraph/), which stay source files of their
 # own so that they can be read, linted and tested as they are.
 set -eu
 out=$1; shift

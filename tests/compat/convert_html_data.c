@@ -3,7 +3,7 @@
  * the stacks and counts of `perfev convert --to folded` (which
  * compat/convert_folded holds to perf script): this test decodes the
  * page's JSON and varint strings itself (the format documented in
- * cli/convert_html.c), rebuilds each node's path with stackcollapse's name
+ * cli/convert/convert_html.c), rebuilds each node's path with stackcollapse's name
  * rules (README, folded) and prints them as folded lines; byte for byte
  * the folded output, on files perf records at test time (python3 with -g
  * and --call-graph dwarf, gcc's cc1), in samples and in period; the
@@ -231,7 +231,7 @@ int main(void)
 		T_SKIP("python3 is not installed");
 	/* the page's script parses (node's own parser), as embedded */
 	if (have("node"))
-		CHECK_EQ_INT(t_sh("node --check cli/flamegraph/flamegraph.js && node --check tests/helpers/flamegraph_browser.js"), 0);
+		CHECK_EQ_INT(t_sh("node --check cli/convert/flamegraph/flamegraph.js && node --check tests/helpers/flamegraph_browser.js"), 0);
 	report_cmp_write(py, sizeof(py), "w.py", report_py_src);
 	report_cmp_write(c, sizeof(c), "t.c", report_c_src);
 	snprintf(f, sizeof(f), "%s/py.data", dir);

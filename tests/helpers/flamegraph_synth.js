@@ -5,7 +5,7 @@
  *   node flamegraph_synth.js PAGE.html OUT.html NFUNCS NNODES SAMPLES
  * PAGE.html is any page perfev wrote (its HTML, CSS and script are kept);
  * its data is replaced by a random prefix tree of NNODES nodes over
- * NFUNCS functions holding SAMPLES samples (format: cli/convert_html.c). */
+ * NFUNCS functions holding SAMPLES samples (format: cli/convert/convert_html.c). */
 'use strict';
 const fs = require('fs');
 const [page, out, nfuncs, nnodes, samples] = process.argv.slice(2).map((a, i) => i < 2 ? a : +a);

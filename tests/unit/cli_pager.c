@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cli/pager.c (compiled in here): the pager runs only when stdout is a
+/* cli/common/pager.c (compiled in here): the pager runs only when stdout is a
  * terminal (a pty from util-linux's `script`); $PERF_PAGER wins over
  * $PAGER; "cat" or "" means none; stderr goes through it when it is a
  * terminal; LESS=FRSX is set for it when LESS is unset (the default
@@ -10,7 +10,7 @@
 
 #include "testutil.h"
 #include "cliutil.h"
-#include "../../cli/pager.c"
+#include "../../cli/common/pager.c"
 
 static char self[PATH_MAX], dir[64];
 

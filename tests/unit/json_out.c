@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cli/json_out.c (compiled in here): every byte string becomes a JSON
+/* cli/common/json_out.c (compiled in here): every byte string becomes a JSON
  * string that a JSON parser reads back.  Expected texts written by hand
  * from RFC 8259 (escapes) and RFC 3629 (valid UTF-8: overlong forms,
  * surrogates, code points past U+10FFFF and cut sequences are not). */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "../../cli/json_out.c"
+#include "../../cli/common/json_out.c"
 
 static void same(const char *in, size_t n, const char *want)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cli/pbenc.c (compiled in here), the protocol-buffers encoder behind
+/* cli/convert/pbenc.c (compiled in here), the protocol-buffers encoder behind
  * `perfev convert --to pprof`, against bytes computed by hand from the
  * wire format (https://protobuf.dev/programming-guides/encoding/; the
  * 150, "testing", nested-message and packed examples are the ones that
@@ -8,7 +8,7 @@
  * empty string kept (string_table[0]), nested messages, packed repeated
  * fields, and a small profile.proto Profile. */
 #include "testutil.h"
-#include "../../cli/pbenc.c"
+#include "../../cli/convert/pbenc.c"
 
 static void same(const char *what, const struct pb *p, const uint8_t *want, size_t n)
 {

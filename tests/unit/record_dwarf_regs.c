@@ -8,8 +8,8 @@
  * `make check-arm64` under qemu-aarch64 (which reports machine aarch64). */
 #include <stdarg.h>
 #include <sys/utsname.h>
-#include "../../cli/record_setup.c"
-#include "../../cli/record_opts.c"
+#include "../../cli/record/record_setup.c"
+#include "../../cli/record/record_opts.c"
 #include "testutil.h"
 
 /* What record_setup.c calls in the rest of the CLI. */

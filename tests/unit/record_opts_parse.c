@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* perfev record's option parsers (cli/record_opts.c, compiled in here):
+/* perfev record's option parsers (cli/record/record_opts.c, compiled in here):
  * perf 6.1's -j branch filter names and rules, the register names of -I
  * and --user-regs, --max-size, -D, -c, -F and -m.  The branch stack
  * cannot be opened on a machine without LBR, so its attr bits are
@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <sys/utsname.h>
 
-#include "../../cli/record_opts.c"
+#include "../../cli/record/record_opts.c"
 #include "testutil.h"
 
 static char last_err[1024];

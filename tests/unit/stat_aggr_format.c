@@ -7,14 +7,14 @@
 #include "testutil.h"
 
 #include <perfev/topology.h>
-#include "../../cli/stat_human.c"
-#include "../../cli/stat_csv.c"
-#include "../../cli/stat_json.c"
-#include "../../cli/stat_fmt.c"
-#include "../../cli/stat_print.c"
-#include "../../cli/stat_metric.c"
-#include "../../cli/stat_stats.c"
-#include "../../cli/stat_aggr.c"
+#include "../../cli/stat/stat_human.c"
+#include "../../cli/stat/stat_csv.c"
+#include "../../cli/stat/stat_json.c"
+#include "../../cli/stat/stat_fmt.c"
+#include "../../cli/stat/stat_print.c"
+#include "../../cli/stat/stat_metric.c"
+#include "../../cli/stat/stat_stats.c"
+#include "../../cli/stat/stat_aggr.c"
 
 /* stat_aggr.c calls pev_cpu_topology only from stat_units_build, which
  * this test does not use; the library provides it. */

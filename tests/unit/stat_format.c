@@ -4,13 +4,13 @@
  * the derived metrics on synthetic hardware counts (this VM has no PMU). */
 #include "testutil.h"
 
-#include "../../cli/stat_human.c"
-#include "../../cli/stat_csv.c"
-#include "../../cli/stat_json.c"
-#include "../../cli/stat_fmt.c"
-#include "../../cli/stat_print.c"
-#include "../../cli/stat_metric.c"
-#include "../../cli/stat_stats.c"
+#include "../../cli/stat/stat_human.c"
+#include "../../cli/stat/stat_csv.c"
+#include "../../cli/stat/stat_json.c"
+#include "../../cli/stat/stat_fmt.c"
+#include "../../cli/stat/stat_print.c"
+#include "../../cli/stat/stat_metric.c"
+#include "../../cli/stat/stat_stats.c"
 
 static char *render(const struct stat_out *tmpl, const struct stat_line *l)
 {

@@ -5,13 +5,13 @@
  * perf 6.1's perf_counts_values__scale does; running 0 is not counted. */
 #include "testutil.h"
 
-#include "../../cli/stat_human.c"
-#include "../../cli/stat_csv.c"
-#include "../../cli/stat_json.c"
-#include "../../cli/stat_fmt.c"
-#include "../../cli/stat_print.c"
-#include "../../cli/stat_metric.c"
-#include "../../cli/stat_stats.c"
+#include "../../cli/stat/stat_human.c"
+#include "../../cli/stat/stat_csv.c"
+#include "../../cli/stat/stat_json.c"
+#include "../../cli/stat/stat_fmt.c"
+#include "../../cli/stat/stat_print.c"
+#include "../../cli/stat/stat_metric.c"
+#include "../../cli/stat/stat_stats.c"
 
 static double scaled(uint64_t val, uint64_t ena, uint64_t run, bool scale, enum stat_val want)
 {

@@ -4,7 +4,7 @@
  * a hardware event counted, one line with the exact command; nothing for
  * software events only, nor once the sysctl is 1; x86's rdpmc 0 gets its
  * own command.  The sentences are written here by hand. */
-#include "../../cli/stat_explain.c"
+#include "../../cli/stat/stat_explain.c"
 #include "testutil.h"
 #include "arch_fake.h"
 

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perfev report: the --stdio table as perf 6.1 prints it (builtin-report's
+ * tty browser, ui/stdio/hist.c): the header comment lines, per event the
+ * sample and period totals, the column headers sized to the data, one
+ * line per entry (right-trimmed) with its call graph, and the tip. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cli.h"
+#include "report/report.h"
+
+static const char *entry_comm_now(struct report *r, const struct pev_profile_entry *e)
+{
+	return pev_profile_entry_thread_comm(r->prof, e);
+}
+
+/* perf's cgroup cell: "N/A" for no cgroup, "unknown" for an id no
+ * CGROUP record named. */
+const char *report_cgroup_name(struct report *r, const struct pev_profile_entry *e)
+{
+	const char *n;
+
+	if (!e->cgroup)
+		return "N/A";
+	n = pev_profile_cgroup_name(r->prof, e->cgroup);
+	return n ? n : "unknown";
+}
+
+/* perf's hists__calc_col_len for the branch keys: a symbol's name + 4,
+ * an unresolved end 22 (and its DSO column at least 16). */
+static int branch_width(struct report *r, const struct pev_profile_entry *e,
+			enum pev_sort_key k)
+{
+	bool to = k == PEV_SORT_DSO_TO || k == PEV_SORT_SYM_TO || k == PEV_SORT_ADDR_TO;
+	const struct pev_profile_frame *f = to ? e->to : e->from;
+	char jit[32];
+
+	switch (k) {
+	case PEV_SORT_SYM_FROM:
+	case PEV_SORT_SYM_TO:
+		return f && f->sym ? (int)strlen(f->sym->name) + 4 : 16 + 4 + 2;
+	case PEV_SORT_ADDR_FROM:
+	case PEV_SORT_ADDR_TO:
+		return f && f->sym ? 0 : 16 + 4 + 2;
+	case PEV_SORT_DSO_FROM:
+	case PEV_SORT_DSO_TO:
+		if (f && f->sym && f->dso)
+			return (int)strlen(pev_profile_dso_shown(f->dso, jit, sizeof(jit)));
+		return r->fopts.dso ? 0 : 16;
+	case PEV_SORT_SRCLINE_FROM:
+		return e->srcline_from ? (int)strlen(e->srcline_from) : 0;
+	case PEV_SORT_SRCLINE_TO:
+		return e->srcline_to ? (int)strlen(e->srcline_to) : 0;
+	default:
+		return 0;
+	}
+}
+
+int report_key_len(struct report *r, const struct pev_profile_entry *e,
+		   enum pev_sort_key k)
+{
+	const struct pev_profile_frame *f = e->frame;
+	char jit[32];
+	int l = 0;
+
+	switch (k) {
+	case PEV_SORT_COMM:
+		l = (int)strlen(entry_comm_now(r, e));
+		break;
+	case PEV_SORT_PID:
+		l = (int)strlen(entry_comm_now(r, e)) + 8;
+		break;
+	case PEV_SORT_DSO:
+		if (f && f->dso)
+			l = (int)strlen(pev_profile_dso_shown(f->dso, jit, sizeof(jit)));
+		if (f && !f->sym && !r->fopts.dso && l < 16)
+			l = 16;
+		break;
+	case PEV_SORT_SYM:
+		l = f && f->sym ? (int)strlen(f->sym->name) + 4 : 16 + 4 + 2;
+		if (f && f->inline_name)
+			l = (int)strlen(f->inline_name) + 4;
+		break;
+	case PEV_SORT_CPU: l = 3; break;
+	case PEV_SORT_SOCKET: l = 6; break;
+	case PEV_SORT_TIME: l = 12; break;
+	case PEV_SORT_WEIGHT:
+	case PEV_SORT_LOCAL_WEIGHT: l = 12; break;
+	case PEV_SORT_INS_LAT:
+	case PEV_SORT_LOCAL_INS_LAT: l = 13; break;
+	case PEV_SORT_CGROUP_ID: l = 20; break;
+	case PEV_SORT_CGROUP:
+		l = e->cgroup ? (int)strlen(report_cgroup_name(r, e)) : 0;
+		break;
+	case PEV_SORT_CODE_PAGE_SIZE: l = 6; break;
+	case PEV_SORT_PARENT:
+		l = e->parent ? (int)strlen(e->parent) : 0;
+		break;
+	case PEV_SORT_TRACE:
+		l = e->trace && e->trace_compared ? (int)strlen(e->trace) : 0;
+		break;
+	case PEV_SORT_SRCFILE:
+		l = e->srcfile ? (int)strlen(e->srcfile) : 0;
+		break;
+	case PEV_SORT_SRCLINE:
+		l = e->srcline ? (int)strlen(e->srcline) : 0;
+		break;
+	default:
+		l = report_is_mem_key(k) ? report_mem_width(r, e, k) : branch_width(r, e, k);
+		break;
+	}
+	return l;
+}
+
+static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
+		     const char *header)
+{
+	int w = (int)strlen(header);
+	size_t n = pev_profile_nr_entries(r->prof, ev);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
+		int l;
+
+		if (e->filtered)
+			continue;
+		l = report_key_len(r, e, k);
+		if (l > w)
+			w = l;
+	}
+	return w;
+}
+
+static void compute_widths(struct report *r, size_t ev)
+{
+	for (unsigned i = 0; i < r->ncols; i++) {
+		struct col *c = &r->cols[i];
+
+		switch (c->kind) {
+		case C_SAMPLES:
+		case C_PERIOD:
+			c->width = 12;
+			break;
+		case C_KEY:
+			c->width = key_width(r, ev, c->key, c->name);
+			break;
+		default:
+			c->width = 8;
+			break;
+		}
+		if (c->width < (int)strlen(c->name))
+			c->width = (int)strlen(c->name);
+	}
+}
+
+static void print_headers(struct report *r)
+{
+	FILE *o = r->out;
+
+	bool first = true;
+
+	fputs("# ", o);
+	for (unsigned i = 0; i < r->ncols; i++) {
+		const struct col *c = &r->cols[i];
+
+		if (c->elided)
+			continue;
+		if (!first)
+			fputs("  ", o);
+		first = false;
+		if (c->kind == C_KEY || c->kind == C_IPC_NULL || c->kind == C_IPC_LBR)
+			fprintf(o, "%-*.*s", c->width, c->width, c->name);
+		else
+			fprintf(o, "%*s", c->width, c->name);
+	}
+	fputs("\n# ", o);
+	first = true;
+	for (unsigned i = 0; i < r->ncols; i++) {
+		if (r->cols[i].elided)
+			continue;
+		if (!first)
+			fputs("  ", o);
+		first = false;
+		for (int j = 0; j < r->cols[i].width; j++)
+			fputc('.', o);
+	}
+	fputs("\n#\n", o);
+}
+
+/* perf's _hist_entry__sym_snprintf: "[l] name", or the address */
+static int sym_cell(char *b, size_t sz, int w, char lv, const struct pev_profile_frame *f,
+		    uint64_t addr)
+{
+	if (f && f->sym && f->dso)
+		return snprintf(b, sz, "[%c] %.*s%s", lv, w > 4 ? w - 4 : 0,
+				f->inline_name ? f->inline_name : f->sym->name,
+				f->inline_name ? " (inlined)" : "");
+	return snprintf(b, sz, "[%c] %-#.*llx", lv, 16, (unsigned long long)addr);
+}
+
+/* The branch keys' cells (perf's hist_entry__*_from_snprintf ...). */
+static int branch_cell(struct report *r, const struct pev_profile_entry *e,
+		       enum pev_sort_key k, int w, char *b, size_t sz)
+{
+	bool to = k == PEV_SORT_DSO_TO || k == PEV_SORT_SYM_TO || k == PEV_SORT_ADDR_TO;
+	const struct pev_profile_frame *f = to ? e->to : e->from;
+	uint64_t fl = e->branch_flags;
+	char jit[32];
+
+	switch (k) {
+	case PEV_SORT_DSO_FROM:
+	case PEV_SORT_DSO_TO:
+		return snprintf(b, sz, "%-*.*s", w, w,
+				f && f->dso ? pev_profile_dso_shown(f->dso, jit, sizeof(jit)) : "[unknown]");
+	case PEV_SORT_SYM_FROM:
+	case PEV_SORT_SYM_TO:
+		return sym_cell(b, sz, w, f ? f->level : '.', f, f ? f->addr : 0);
+	case PEV_SORT_ADDR_FROM:
+	case PEV_SORT_ADDR_TO: {	/* perf: the entry's level, +offset */
+		char lv = e->level ? e->level : '.';
+
+		if (f && f->sym && f->dso) {
+			uint64_t off = to ? e->to_off : e->from_off;
+			int n = snprintf(b, sz, "[%c] %.*s", lv, w > 4 ? w - 4 : 0, f->sym->name);
+
+			if (off && n >= 0 && (size_t)n < sz)
+				n += snprintf(b + n, sz - (size_t)n, "+0x%llx", (unsigned long long)off);
+			return n;
+		}
+		return snprintf(b, sz, "[%c] %-#.*llx", lv, 16,
+				(unsigned long long)(f ? f->addr : 0));
+	}
+	case PEV_SORT_MISPREDICT:	/* perf keeps the last value in a static */
+		if (fl & 2)
+			r->mispredict_last = "N";
+		else if (fl & 1)
+			r->mispredict_last = "Y";
+		return snprintf(b, sz, "%-*.*s", w, w,
+				r->mispredict_last ? r->mispredict_last : "N/A");
+	case PEV_SORT_IN_TX:
+		return snprintf(b, sz, "%-*s", w, fl & 4 ? "T" : ".");
+	case PEV_SORT_ABORT:
+		return snprintf(b, sz, "%-*s", w, fl & 8 ? "A" : ".");
+	case PEV_SORT_CYCLES:
+		if (!(fl >> 4 & 0xffff))
+			return snprintf(b, sz, "%-*s", w, "-");
+		return snprintf(b, sz, "%-*hd", w, (short)(fl >> 4 & 0xffff));
+	case PEV_SORT_SRCLINE_FROM:
+		return snprintf(b, sz, "%-*.*s", w, w, e->srcline_from ? e->srcline_from : "");
+	case PEV_SORT_SRCLINE_TO:
+		return snprintf(b, sz, "%-*.*s", w, w, e->srcline_to ? e->srcline_to : "");
+	default:
+		return snprintf(b, sz, "%-*s", w, "");
+	}
+}
+
+size_t report_key_cell(struct report *r, const struct pev_profile_entry *e,
+		       const struct col *c, bool last, char *b, size_t sz)
+{
+	const struct pev_profile_frame *f = e->frame;
+	char jit[32];
+	int w = c->width;
+	int n = 0;
+
+	switch (c->key) {
+	case PEV_SORT_COMM:
+		n = snprintf(b, sz, "%-*.*s", w, w, e->comm ? e->comm : "");
+		break;
+	case PEV_SORT_PID:
+		n = snprintf(b, sz, "%7d:%-*.*s", e->tid, w - 8, w - 8, entry_comm_now(r, e));
+		break;
+	case PEV_SORT_DSO:
+		n = snprintf(b, sz, "%-*.*s", w, w,
+			     f && f->dso ? pev_profile_dso_shown(f->dso, jit, sizeof(jit)) : "[unknown]");
+		break;
+	case PEV_SORT_SYM: {
+		char lv = e->level ? e->level : '.';
+
+		if (f && f->sym && f->dso)
+			n = snprintf(b, sz, "[%c] %.*s%s", lv, w > 4 ? w - 4 : 0,
+				     f->inline_name ? f->inline_name : f->sym->name,
+				     f->inline_name ? " (inlined)" : "");
+		else
+			n = snprintf(b, sz, "[%c] %-#.*llx", lv, 16,
+				     (unsigned long long)e->ip);
+		break;
+	}
+	case PEV_SORT_CPU:
+		n = snprintf(b, sz, "%*.*d", w, w, e->cpu);
+		break;
+	case PEV_SORT_SOCKET:
+		n = snprintf(b, sz, "%*.*d", w, w - 3, e->socket);
+		break;
+	case PEV_SORT_SRCLINE:
+		n = snprintf(b, sz, "%-.*s", w, e->srcline ? e->srcline : "");
+		break;
+	case PEV_SORT_SRCFILE:
+		n = snprintf(b, sz, "%-.*s", w, e->srcfile ? e->srcfile : "");
+		break;
+	case PEV_SORT_SYM_SIZE:
+		if (f && f->sym)
+			n = snprintf(b, sz, "%*" PRIu64, w, e->sym_size);
+		else
+			n = snprintf(b, sz, "%*s", w, "unknown");
+		break;
+	case PEV_SORT_DSO_SIZE:
+		if (f && f->dso)
+			n = snprintf(b, sz, "%*" PRIu64, w, e->dso_size);
+		else
+			n = snprintf(b, sz, "%*s", w, "unknown");
+		break;
+	case PEV_SORT_TIME:
+		n = snprintf(b, sz, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+			     e->time % 1000000000 / 1000);
+		break;
+	case PEV_SORT_WEIGHT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->weight * e->nr_samples);
+		break;
+	case PEV_SORT_LOCAL_WEIGHT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->weight);
+		break;
+	case PEV_SORT_CGROUP_ID:
+		n = snprintf(b, sz, "%" PRIu64 "/0x%" PRIx64, e->cgroup_dev, e->cgroup_ino);
+		break;
+	case PEV_SORT_INS_LAT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->ins_lat * e->nr_samples);
+		break;
+	case PEV_SORT_LOCAL_INS_LAT:
+		n = snprintf(b, sz, "%-*" PRIu64, w, e->ins_lat);
+		break;
+	case PEV_SORT_CGROUP:
+		n = snprintf(b, sz, "%s", report_cgroup_name(r, e));
+		break;
+	case PEV_SORT_PARENT:
+		n = snprintf(b, sz, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
+		break;
+	case PEV_SORT_TRACE:
+		n = snprintf(b, sz, "%-.*s", w, e->trace ? e->trace : "N/A");
+		break;
+	case PEV_SORT_CODE_PAGE_SIZE:
+		if (e->code_page_size)
+			n = snprintf(b, sz, "%-*" PRIu64 "K", w - 1, e->code_page_size >> 10);
+		else
+			n = snprintf(b, sz, "%-*s", w, "N/A");
+		break;
+	default:
+		n = report_is_mem_key(c->key) ? report_mem_cell(e, c->key, w, b, sz) :
+		    branch_cell(r, e, c->key, w, b, sz);
+		break;
+	}
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sz)
+		n = (int)sz - 1;
+	/* perf's symbol cell: the name cut at the column width (an inlined
+	 * frame's " (inlined)" comes after the cut) */
+	if (c->key == PEV_SORT_SYM && n > w &&
+	    !(e->frame && e->frame->sym && e->frame->inline_name))
+		n = w;
+	if ((c->key == PEV_SORT_SYM_FROM || c->key == PEV_SORT_SYM_TO) && n > w)
+		n = w;
+	/* pad to the column unless it is the last one (perf's
+	 * hist_entry__snprintf_alignment) */
+	while (!last && n < w && (size_t)n + 1 < sz)
+		b[n++] = ' ';
+	b[n] = 0;
+	return (size_t)n;
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static void print_entry(struct report *r, const struct pev_profile_entry *e,
+			uint64_t total)
+{
+	char line[8192];
+	size_t len = 0;
+
+	unsigned lastcol = 0;
+
+	for (unsigned i = 0; i < r->ncols; i++)
+		if (!r->cols[i].elided)
+			lastcol = i;
+	for (unsigned i = 0; i < r->ncols; i++) {
+		const struct col *c = &r->cols[i];
+		size_t room = sizeof(line) - len;
+		int n = 0;
+
+		if (c->elided)
+			continue;
+		n = snprintf(line + len, room, "  ");
+		len += (size_t)n;
+		room -= (size_t)n;
+		switch (c->kind) {
+		case C_CHILDREN:	/* perf's hpp__fmt_acc: N/A without children */
+			if (!r->cumulate)
+				n = snprintf(line + len, room, "%*s", c->width, "N/A");
+			else
+				n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+					     pct(e->acc_period, total));
+			break;
+		case C_GUEST_SYS:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_guest_sys, total));
+			break;
+		case C_GUEST_US:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_guest_us, total));
+			break;
+		case C_OVERHEAD:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period, total));
+			break;
+		case C_SYS:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_sys, total));
+			break;
+		case C_US:
+			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
+				     pct(e->period_us, total));
+			break;
+		case C_SAMPLES:
+			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->nr_samples);
+			break;
+		case C_PERIOD:
+			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->period);
+			break;
+		case C_KEY:
+			n = (int)report_key_cell(r, e, c, i == lastcol, line + len, room);
+			break;
+		case C_IPC_NULL:
+			n = snprintf(line + len, room, "%-*s", c->width, "-      -");
+			break;
+		case C_IPC_LBR: {
+			double ipc, cov;
+			char v[64] = "-";
+
+			if (pev_profile_entry_ipc(r->prof, e, &ipc, &cov) == 0)
+				snprintf(v, sizeof(v), "%-5.2f [%5.1f%%]", ipc, cov);
+			n = snprintf(line + len, room, "%-*s", c->width, v);
+			break;
+		}
+		case C_DROPPED:
+			n = 0;
+			break;
+		}
+		if (n < 0)
+			n = 0;
+		len += (size_t)n < room ? (size_t)n : room - 1;
+	}
+	line[len] = 0;
+	fprintf(r->out, "%s\n", line);
+}
+
+/* One random line of perf's tips, as perf report prints it. */
+static void print_tip(struct report *r)
+{
+	static const char *const paths[] = {
+		"/usr/share/doc/linux-perf/tips.txt",
+		"/usr/share/doc/perf-tip/tips.txt",
+		"/usr/share/doc/perf/tips.txt", NULL,
+	};
+	char *lines[512];
+	size_t n = 0;
+
+	for (size_t i = 0; paths[i] && !n; i++) {
+		FILE *f = fopen(paths[i], "r");
+		char buf[1024];
+
+		if (!f)
+			continue;
+		while (n < 512 && fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = 0;
+			if (buf[0] && (lines[n] = strdup(buf)))
+				n++;
+		}
+		fclose(f);
+	}
+	if (n) {
+		srand((unsigned)time(NULL) ^ (unsigned)getpid());
+		fprintf(r->out, "#\n# (%s)\n#\n", lines[(size_t)rand() % n]);
+	} else {
+		fprintf(r->out, "#\n# (%s)\n#\n", "Cannot load tips.txt file, please install perf!");
+	}
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+}
+
+void report_print(struct report *r)
+{
+	FILE *o = r->out;
+
+	if (!r->quiet) {
+		if (!r->header)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", o);
+		for (unsigned i = 0; i < r->ncols; i++)
+			if (r->cols[i].elided)
+				fprintf(o, "# %s: %s\n", r->cols[i].key == PEV_SORT_COMM ? "comm" :
+					r->cols[i].key == PEV_SORT_DSO ? "dso" : "symbol",
+					r->cols[i].elided);
+		fprintf(o, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
+			pev_profile_lost_samples(r->prof));
+	}
+	for (size_t ev = 0; ev < pev_profile_nr_events(r->prof); ev++) {
+		const struct pev_profile_stats *st = pev_profile_stats(r->prof, ev);
+		uint64_t nr = st->nr_samples, total = st->total_period;
+		const char *name = pev_data_event_name(r->data, ev);
+		char unit = ' ';
+
+		if (!r->relative) {
+			nr += st->nr_filtered;
+			total += st->filtered_period;
+		}
+		/* perf skips an event without samples, also when the
+		 * filters hide all of them */
+		if (!st->nr_samples && !st->nr_filtered)
+			continue;
+		if (!r->quiet) {
+			uint64_t v = nr;
+
+			if (v > 1000) { v /= 1000; unit = 'K'; }
+			if (v > 1000) { v /= 1000; unit = 'M'; }
+			if (v > 1000) { v /= 1000; unit = 'G'; }
+			fprintf(o, "# Samples: %" PRIu64 "%c of event '%s'\n", v, unit,
+				name ? name : "unknown");
+			if (r->mem_mode)	/* perf's sort order, ipc_null added */
+				fprintf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s%s\n#\n",
+					total, r->sort ? r->sort : REPORT_MEM_SORT,
+					r->sort && strstr(r->sort, "symbol") ? ",ipc_null" : "");
+			else
+				fprintf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+		}
+		compute_widths(r, ev);
+		if (!r->quiet)
+			print_headers(r);
+		size_t n = pev_profile_nr_entries(r->prof, ev);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
+			uint64_t v = r->cumulate ? e->acc_period : e->period;
+
+			if (e->filtered)
+				continue;
+			if (r->percent_limit > 0 && (float)pct(v, total) < (float)r->percent_limit)
+				continue;
+			print_entry(r, e, total);
+			/* perf's hist_entry__fprintf: the graph's percentages
+			 * are of everything, filtered samples too; its
+			 * threshold of what --percentage counts */
+			if (r->use_callchain && e->tree)
+				report_print_graph(r, e, st->total_period + st->filtered_period,
+						   total);
+		}
+		fputs("\n\n", o);
+	}
+	if (!r->quiet)
+		print_tip(r);
+}
