@@ -82,7 +82,7 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%) $(EXCXX_SRC:%.cpp=$(BUILD)/%) $(BUILD)/exa
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-arm64 fuzz-drivers unit-tests check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps
+.PHONY: all lib cli tests examples check check-san check-arm64 fuzz-drivers unit-tests check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps deps-check
 all: lib cli examples tests $(BUILD)/perfev.pc
 
 lib: $(STATIC) $(SHARED)
@@ -200,19 +200,23 @@ $(BUILD)/perfev.pc: perfev.pc.in Makefile
 	@mkdir -p $(@D)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' $< >$@
 
+# `make deps`: what the build and the demo need; `make deps-check`: that,
+# plus every consumer the tests and benchmarks run (scripts/deps.sh).
 deps:
-	$(Q)scripts/deps.sh
+	$(Q)scripts/deps.sh build
+deps-check:
+	$(Q)scripts/deps.sh check
 
 # `make check`: install what is missing, build, run every test; then the
 # same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
-check: deps
+check: deps-check
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory check-only
 
 check-only:
 	$(Q)BUILD=$(BUILD) tests/run.sh $(BUILD)
 
-check-san: deps
+check-san: deps-check
 	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined all
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-san
 
@@ -230,14 +234,14 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/arm64/fuzz_driver.c $(STATIC)
 	@$(if $(Q),echo "  FUZZDRV $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -o $@ tests/arm64/fuzz_driver.c $< $(STATIC) $(DEPLIBS)
 
-check-arm64: deps
+check-arm64: deps-check
 	$(Q)$(MAKE) --no-print-directory ARCH=arm64 lib cli examples unit-tests fuzz-drivers
 	$(Q)tests/arm64/run.sh build-arm64
 
 # The unit, library and CLI tests under valgrind memcheck (every perfev they
 # start too): any error or definite leak fails.  tests/valgrind/exclude lists
 # what cannot run under valgrind, with the reason.
-check-valgrind: deps
+check-valgrind: deps-check
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/valgrind/run.sh $(BUILD)
 
@@ -253,7 +257,7 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh $(BUILD)
 
-bench: deps
+bench: deps-check
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)for b in bench/*.sh; do echo "== $$b"; $$b $(BUILD) || exit 1; done
 

@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Install every Debian package that perfev's build, tests, benchmarks and
-# fuzzers need.  As root it runs apt-get; otherwise it prints the command.
-# Quiet and fast when nothing is missing.
+# Install the Debian packages perfev needs.  As root it runs apt-get;
+# otherwise it prints the exact command.  Quiet and fast when nothing is
+# missing.
+#   scripts/deps.sh build   what `make`, `make install` and `make demo` need
+#                           (the compiler, the libraries, scdoc for the man pages)
+#   scripts/deps.sh check   that, plus what the tests, benchmarks and fuzzers
+#                           run: perf, the consumers of our output (Go's pprof,
+#                           chromium, node and tests/js's npm packages), valgrind,
+#                           the arm64 cross toolchain and qemu, man page linters
+#                           (the default)
 set -eu
+set_=${1:-check}
+case "$set_" in
+  build|check) ;;
+  *) echo "usage: scripts/deps.sh [build|check]" >&2; exit 2;;
+esac
 PKGS=(
-  gcc make pkg-config
+  gcc g++ make pkg-config    # g++: the C++ region example that `make` builds
   binutils                   # its dependency libbinutils brings libbfd-*.so (C++ demangling, dlopen'd)
-  g++ python3                # programs the compatibility tests record with perf
   libelf-dev libdw-dev libtraceevent-dev libpfm4-dev libzstd-dev zlib1g-dev
   libbz2-dev liblzma-dev     # static link of the CLI (libdw.a needs them)
+  scdoc                      # man/*.scd -> man pages
+)
+[ "$set_" = check ] && PKGS+=(
+  python3                    # programs the compatibility tests record with perf
   clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)
   linux-perf                 # the oracle for compatibility tests and benches
   hyperfine bc               # benchmarks
@@ -19,8 +34,10 @@ PKGS=(
   debuginfod                 # a debuginfod server for tests/compat/debuginfod_script
   libdebuginfod1             # loaded with dlopen() when DEBUGINFOD_URLS is set
   golang-go                  # go tool pprof reads convert --to pprof (tests/compat/convert_pprof)
-  nodejs                     # JIT perf maps: node --perf-basic-prof; npm for tests/js
+  nodejs                     # JIT perf maps: node --perf-basic-prof
   chromium                   # headless browser tests (the html flame graph, the speedscope app)
+  groff-base mandoc man-db   # tests/meta/man_render: groff -ww, mandoc -T lint, man -l
+  bash-completion            # tests/meta/completion
   # make ARCH=arm64 / make check-arm64: the cross compiler, qemu-user, and
   # the arm64 multiarch libraries (libc6:arm64 puts the loader where qemu
   # finds it); dpkg needs the arm64 architecture added for the :arm64 ones
@@ -28,11 +45,15 @@ PKGS=(
   libc6-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libtraceevent-dev:arm64
   libzstd-dev:arm64 zlib1g-dev:arm64 libbz2-dev:arm64 liblzma-dev:arm64 libpfm4-dev:arm64
 )
+# npm for tests/js, from Debian unless a Node.js install brought its own
+# (NodeSource's nodejs ships npm and conflicts with Debian's package).
+[ "$set_" = check ] && ! command -v npm >/dev/null && PKGS+=(npm)
 # The browser and schema tests' npm packages (tests/js/package.json, pinned
 # by its package-lock.json: speedscope, ajv, puppeteer-core), installed
 # into tests/js/node_modules; again only when the lock file changed.
 npm_deps() {
   local js
+  [ "$set_" = check ] || return 0
   js="$(cd "$(dirname "$0")/.." && pwd)/tests/js"
   [ "$js/node_modules/.package-lock.json" -nt "$js/package-lock.json" ] && return 0
   if ! command -v npm >/dev/null; then
