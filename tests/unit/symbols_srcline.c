@@ -54,7 +54,7 @@ int main(void)
 		  "text '%.*s'", (int)len, text ? text : "");
 	/* The first line of the file, and past its end. */
 	text = pev_srclines_text(s, file, 1, &len);
-	CHECK(text && len > 3 && !strncmp(text, "/* ", 3));
+	CHECK(text && len > 8 && !strncmp(text, "// SPDX-", 8));
 	CHECK(pev_srclines_text(s, file, 1000000, &len) == NULL);
 	CHECK(pev_srclines_text(s, file, 0, &len) == NULL);
 	CHECK(pev_srclines_text(s, "/nonexistent/x.c", 1, &len) == NULL);
