@@ -3,10 +3,12 @@
  * (libunwind 1.6, as Debian builds perf) prints them, byte for byte.
  *
  * A program built here (-O2 -g -fno-builtin) spends its time calling
- * labs and abs through its PLT, and in a SIGPROF handler (setitimer; the
- * handler runs about as long as the timer's interval: the signal comes
- * on a tick, as cpu-clock's samples do, and a short handler ran between
- * samples on a quiet machine):
+ * labs and abs through its PLT, and in a SIGPROF handler (setitimer, every
+ * 3 ms of CPU time; the handler runs for half of that, measured on the
+ * thread's CPU clock: the signal comes on a tick, as cpu-clock's samples
+ * do, so a short handler ran between samples on a quiet machine, and a
+ * fixed amount of work, 8 ms on a slower machine, took longer than the
+ * interval: the program never left its handlers):
  *  - a sample in the handler unwinds through glibc's __restore_rt, whose
  *    CFI ('S' augmentation) reads the interrupted registers from the
  *    ucontext with DW_CFA_def_cfa_expression and DW_CFA_expression.
@@ -45,6 +47,7 @@ static const char prog[] =
 	"#include <string.h>\n"
 	"#include <sys/syscall.h>\n"
 	"#include <sys/time.h>\n"
+	"#include <time.h>\n"
 	"#include <unistd.h>\n"
 	"static volatile unsigned long sink;\n"
 	"static volatile long nsig;\n"
@@ -53,7 +56,10 @@ static const char prog[] =
 	"\".size raw_restorer, .-raw_restorer\\n\");\n"
 	"void raw_restorer(void);\n"
 	"__attribute__((noinline)) void in_handler(long n) { for (long i = 0; i < n; i++) sink += i; }\n"
-	"static void handler(int sig) { (void)sig; in_handler(3000000); nsig++; }\n"
+	"static long cpu_ns(void)\n"
+	"{ struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec * 1000000000L + t.tv_nsec; }\n"
+	"static void handler(int sig)\n"
+	"{ long t0 = cpu_ns(); (void)sig; do in_handler(100000); while (cpu_ns() - t0 < 1500000); nsig++; }\n"
 	"__attribute__((noinline)) void plt_loop(long n)\n"
 	"{ for (long i = 0; i < n; i++) sink += labs(i) + abs((int)i); }\n"
 	"struct ksa { void (*h)(int); unsigned long flags; void (*restorer)(void); unsigned long mask; };\n"
