@@ -18,12 +18,37 @@
 
 static char dir[64], perfev[4096];
 
+/* perf 6.1.192 prints a sample exactly at the start of the size-0 symbol
+ * ("+400 0 zero_size") with the offset 0x400 - ip, i.e. minus the sled's
+ * base, where perfev prints +0x0 (documented in perfev-script(1)).  True
+ * when y is x with that one offset: the sample's ip is the symbol's start
+ * and perf's offset is exactly 0x400 - ip (mod 2^64). */
+static bool zero_size_quirk(const char *x, const char *y)
+{
+	const char *px = strstr(x, " zero_size+0x0 "), *py = strstr(y, " zero_size+0x");
+	unsigned long long ip, off;
+	char *end;
+
+	if (!px || !py || px - x != py - y || strncmp(x, y, (size_t)(px - x)))
+		return false;
+	off = strtoull(py + strlen(" zero_size+0x"), &end, 16);
+	if (strcmp(end, px + strlen(" zero_size+0x0")))
+		return false;
+	/* the ip is the word before the symbol */
+	const char *p = px;
+
+	while (p > x && p[-1] != ' ')
+		p--;
+	ip = strtoull(p, NULL, 16);
+	return ip > 0x400 && off == 0x400 - ip;
+}
+
 /* The lines of both outputs that mention a perf map must be the same
- * lines, and the outputs have as many lines. */
+ * lines (but for zero_size_quirk), and the outputs have as many lines. */
 static void same_map_lines(const char *what, const char *data, size_t min_js)
 {
 	char pa[128], pb[128];
-	size_t la, lb, n = 0, js = 0;
+	size_t la, lb, n = 0, js = 0, quirks = 0;
 
 	CHECK_EQ_INT(t_sh("%s script -i %s > %s/a.txt 2>/dev/null", perfev, data, dir), 0);
 	CHECK_EQ_INT(t_sh("%s script -i %s > %s/b.txt 2>/dev/null", PERF, data, dir), 0);
@@ -41,6 +66,10 @@ static void same_map_lines(const char *what, const char *data, size_t min_js)
 			continue;
 		n++;
 		js += strstr(y, "JS:") != NULL;
+		if (strcmp(x, y) && zero_size_quirk(x, y)) {
+			quirks++;
+			continue;
+		}
 		if (strcmp(x, y)) {
 			T_FAIL("%s: line %zu differs:\n  perfev: %s\n  perf:   %s", what, line, x, y);
 			x = y = NULL;	/* one difference is enough */
@@ -50,7 +79,8 @@ static void same_map_lines(const char *what, const char *data, size_t min_js)
 	CHECK_MSG(!x && !y, "%s: the outputs have different line counts", what);
 	CHECK_MSG(n > 0, "%s: perf printed no sample in a perf map", what);
 	CHECK_MSG(js >= min_js, "%s: %zu JS frames in perf's output", what, js);
-	printf("%s: %zu map lines identical (%zu JS)\n", what, n, js);
+	printf("%s: %zu map lines identical (%zu JS), %zu at zero_size's start printed +0x0 where perf "
+	       "prints 0x400 - ip\n", what, n - quirks, js, quirks);
 	free(a);
 	free(b);
 }
