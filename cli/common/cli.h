@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit codes (documented in the README and perfev(1)).  A command that
+/* Exit codes (documented in perfev(1), EXIT STATUS).  A command that
  * runs a workload exits with the workload's status instead, or 128+N
  * when the workload died of signal N. */
 enum {

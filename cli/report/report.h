@@ -145,7 +145,7 @@ const char *report_cgroup_name(struct report *r, const struct pev_profile_entry 
 /* report_graph.c */
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 			uint64_t total, uint64_t min_total);
-/* report_json.c: -j/--json, the table as one JSON document (README) */
+/* report_json.c: -j/--json, the table as one JSON document (schema in perfev-report(1), JSON OUTPUT) */
 void report_json(struct report *r);
 /* report_fields.c: the columns, grouping keys and output order from
  * -s, -F and the column options, by perf's rules; -1 (message printed)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perfev report -j/--json: the table as one JSON document (schema in the
- * README): per event its totals and entries, each with the values of the
+ * perfev-report(1), JSON OUTPUT): per event its totals and entries, each with the values of the
  * sort keys in use, raw where perf's column is a rendering (addresses as
  * "0x..." strings, sizes in bytes, full DSO paths). */
 #include <inttypes.h>

@@ -9,7 +9,7 @@
  * responsive.  No request leaves the page.
  *
  * window.__flamegraph is the documented hook for tests and scripts
- * (README, `perfev convert`): rects(), width(), search(), zoom(), reset(),
+ * (perfev-flamegraph(1), SCRIPTING): rects(), width(), search(), zoom(), reset(),
  * set(), state(). */
 'use strict';
 (function () {
@@ -551,7 +551,7 @@
 	buildView();
 	draw();
 
-	/* The documented hook (README, `perfev convert`): the drawn boxes in
+	/* The documented hook (perfev-flamegraph(1), SCRIPTING): the drawn boxes in
 	 * CSS pixels of the canvas, and the controls as functions. */
 	window.__flamegraph = {
 		rects() {
