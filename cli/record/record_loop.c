@@ -44,25 +44,6 @@ void rec_signals_install(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
-void rec_span_copy(const struct pev_ring_span *sp, int n, size_t off,
-		   void *out, size_t len)
-{
-	unsigned char *o = out;
-
-	for (int i = 0; i < n && len; i++) {
-		if (off >= sp[i].size) {
-			off -= sp[i].size;
-			continue;
-		}
-		size_t k = sp[i].size - off < len ? sp[i].size - off : len;
-
-		memcpy(o, (const unsigned char *)sp[i].data + off, k);
-		o += k;
-		len -= k;
-		off = 0;
-	}
-}
-
 /* The only per-record work of the hot path: the headers are walked to
  * count samples and LOST records and to keep SAMPLE_TIME; the bytes
  * themselves go to the file untouched. */
