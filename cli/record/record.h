@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev record: state shared by cmd_record.c (options and flow),
- * record_setup.c (attrs, fds, rings), record_loop.c (drain loop, signals,
+ * record_setup.c (attrs, fds, rings), record_loop.c (drain loop,
  * truncation recovery) and record_post.c (build ids, summary). */
 #ifndef PEV_CLI_RECORD_H
 #define PEV_CLI_RECORD_H
@@ -136,10 +136,6 @@ struct rec {
 	uint64_t offcpu_samples;
 };
 
-/* Signal state (record_loop.c). */
-extern volatile sig_atomic_t rec_signal;	/* SIGINT / SIGTERM caught */
-extern volatile sig_atomic_t rec_child_exited;
-
 /* record_setup.c */
 int rec_setup_events(struct rec *r);
 int rec_setup_targets(struct rec *r);
@@ -148,7 +144,6 @@ int rec_mmap_rings(struct rec *r);
 void rec_close(struct rec *r);
 
 /* record_loop.c */
-void rec_signals_install(void);
 int rec_run(struct rec *r);	/* 0, or -errno of a write failure */
 int rec_recover_truncated(struct rec *r);	/* pev_data_writer_finish_at's */
 int rec_write_lost_samples(struct rec *r);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/signals.h"
 #include "stat/stat_run.h"
 
 /* What one event looks like on one unit (global, a CPU or a thread). */
@@ -536,7 +537,7 @@ static int run_hook(const char *what, const char *cmd)
 {
 	fflush(stdout);
 	fflush(stderr);
-	int st = stat_system(cmd);
+	int st = signals_system(cmd);
 	if (st == 0)
 		return 0;
 	if (st < 0)
@@ -700,7 +701,7 @@ static int run_once(struct session *s, bool last, int *code)
 		}
 	}
 	s->runs_done++;
-	if (!last && !stat_signal())
+	if (!last && !signals_stop())
 		return 0;
 
 	const struct stat_out *o = &c->out;
@@ -731,20 +732,20 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 		free(s.explained);
 		return EXIT_ERROR;
 	}
-	stat_signals_install();
+	signals_install(0);
 	for (int run = 0; run < cfg->repeat; run++) {
-		bool last = run == cfg->repeat - 1 || stat_signal();
+		bool last = run == cfg->repeat - 1 || signals_stop();
 		rc = run_once(&s, last, &code);
 		end_run(&s);
-		if (rc || last || stat_signal())
+		if (rc || last || signals_stop())
 			break;
 	}
 	/* flushed here, so that a failure keeps its errno (the flush of
 	 * every stream below forgets it) */
 	if (cfg->out.f && fflush(cfg->out.f) != 0 && !cfg->out_errno)
 		cfg->out_errno = errno;
-	stat_signals_restore();
-	*signo = stat_signal();
+	signals_restore();
+	*signo = signals_stop();
 	free(s.kind);
 	free(s.dscale);
 	free(s.frac);

@@ -55,16 +55,10 @@ struct stat_wait {
 	const uint64_t *last_tick;	/* the last tick (or t0) */
 };
 
-/* Handlers for SIGINT, SIGTERM and SIGCHLD, blocked outside the waits
- * below; restore puts back the handlers and the mask. */
-void stat_signals_install(void);
-void stat_signals_restore(void);
-/* SIGINT or SIGTERM when one was received, else 0. */
-int stat_signal(void);
+/* The signals are common/signals.h's: stat_run installs them around the
+ * runs and restores them before printing the end. */
 /* pev_workload_new with perfev's signal mask restored in the child. */
 struct pev_workload *stat_workload_new(char **argv);
-/* system(cmd) with perfev's signal mask restored meanwhile. */
-int stat_system(const char *cmd);
 uint64_t stat_now_ns(void);
 /* Sleep ms, cut short by SIGINT/SIGTERM or the end of wl (may be NULL). */
 void stat_sleep_ms(long ms, struct pev_workload *wl);
