@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/pager.h"
+#include "common/signals.h"
 
 static pid_t pager_pid = -1;
 
@@ -50,12 +51,13 @@ static const char *pager_command(void)
 }
 
 /* A fatal signal while paging: let the pager finish drawing, then die of
- * the signal (git's wait_for_pager_signal). */
-static void on_signal(int sig)
+ * the signal (git's wait_for_pager_signal).  Not signals.c's handler: the
+ * commands that page never wait for anything, so there is no loop to see
+ * a flag, and dying in the handler is the end wanted. */
+static void on_fatal_signal(int sig)
 {
 	pager_finish();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	signals_die(sig);
 }
 
 bool pager_start(bool allowed)
@@ -95,9 +97,9 @@ bool pager_start(bool allowed)
 	/* q in the pager closes the pipe: writes fail with EPIPE, which the
 	 * commands treat as a quiet end. */
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	signal(SIGINT, on_fatal_signal);
+	signal(SIGTERM, on_fatal_signal);
+	signal(SIGHUP, on_fatal_signal);
 	atexit(pager_finish);
 	return true;
 }

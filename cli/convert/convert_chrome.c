@@ -229,11 +229,11 @@ static int ch_samples(const struct conv *c, FILE *o, struct ch_state *st,
 	return err;
 }
 
-static const struct conv_thread *g_threads;	/* for the sort only */
-
-static int by_tid(const void *a, const void *b)
+/* qsort_r: a and b index th, the threads */
+static int by_tid(const void *a, const void *b, void *th)
 {
-	int32_t x = g_threads[*(const uint32_t *)a].tid, y = g_threads[*(const uint32_t *)b].tid;
+	const struct conv_thread *t = th;
+	int32_t x = t[*(const uint32_t *)a].tid, y = t[*(const uint32_t *)b].tid;
 
 	return x < y ? -1 : x > y;
 }
@@ -348,9 +348,8 @@ static int ch_switches(struct conv *c, const struct conv_thread *th, size_t nt,
 		r = -ENOMEM;
 	for (size_t i = 0; !r && i < nt; i++)
 		order[i] = (uint32_t)i;
-	g_threads = th;
 	if (!r && nt)
-		qsort(order, nt, sizeof(*order), by_tid);
+		qsort_r(order, nt, sizeof(*order), by_tid, (void *)th);
 	/* a pipe cannot be read twice: samples only */
 	if (!r && !pev_data_is_pipe(c->data) && pev_data_rewind(c->data) == 0)
 		while ((r = pev_data_next_ordered(c->data, &ev)) > 0) {

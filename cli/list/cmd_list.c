@@ -10,7 +10,7 @@
 #include <perfev/perfev.h>
 #include "common/cli.h"
 #include "common/options.h"
-#include "stat/stat_run.h"
+#include "common/tool_events.h"
 
 struct entry {
 	char *name;		/* "cpu-cycles", "msr/tsc/", "sched:sched_switch" */
@@ -99,10 +99,10 @@ static bool can_open(const struct perf_event_attr *src, bool cpu_wide)
  * (perfev stat supplies their values). */
 static int add_tools(struct listing *l)
 {
-	for (int t = STAT_TOOL_NONE + 1; t < STAT_TOOL_N; t++) {
-		const char *name = stat_tool_name((enum stat_tool)t);
+	for (int t = TOOL_EV_NONE + 1; t < TOOL_EV_N; t++) {
+		const char *name = tool_event_name((enum tool_event)t);
 		if (matches(l, name, NULL) &&
-		    add(l, name, NULL, "Tool event", "tool", stat_tool_desc((enum stat_tool)t), NULL,
+		    add(l, name, NULL, "Tool event", "tool", tool_event_desc((enum tool_event)t), NULL,
 			true, false))
 			return -ENOMEM;
 	}

@@ -16,6 +16,7 @@
 
 #include "common/cli.h"
 #include "common/options.h"
+#include "common/signals.h"
 #include "record/record.h"
 
 static const char *const usage[] = {
@@ -444,10 +445,7 @@ static void delay_start(struct rec *r)
 		fprintf(stderr, "Events disabled\n");
 	if (r->o.delay_ms < 0)
 		return;
-	sigprocmask(SIG_BLOCK, NULL, &open);
-	sigdelset(&open, SIGINT);
-	sigdelset(&open, SIGTERM);
-	sigdelset(&open, SIGCHLD);
+	signals_wait_mask(&open, true);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += r->o.delay_ms / 1000;
 	end.tv_nsec += (r->o.delay_ms % 1000) * 1000000L;
@@ -455,7 +453,7 @@ static void delay_start(struct rec *r)
 		end.tv_sec++;
 		end.tv_nsec -= 1000000000L;
 	}
-	while (!rec_signal && !(rec_child_exited && r->wl)) {
+	while (!signals_stop() && !(signals_child_exited() && r->wl)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		struct timespec left = { end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec };
 
@@ -467,7 +465,7 @@ static void delay_start(struct rec *r)
 			break;
 		ppoll(NULL, 0, &left, &open);
 	}
-	if (rec_signal || (rec_child_exited && r->wl))
+	if (signals_stop() || (signals_child_exited() && r->wl))
 		return;
 	enable_events(r, false);
 	if (!r->o.quiet)
@@ -488,8 +486,7 @@ static int reap_workload(struct rec *r)
 
 	if (!r->wl)
 		return -1;
-	sigprocmask(SIG_BLOCK, NULL, &open);
-	sigdelset(&open, SIGCHLD);
+	signals_wait_mask(&open, false);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_nsec += 500000000L;
 	if (end.tv_nsec >= 1000000000L) {
@@ -617,8 +614,9 @@ int cmd_record(int argc, char **argv)
 			return EXIT_ERROR;
 		}
 	}
-	/* After the fork: the workload keeps the default dispositions. */
-	rec_signals_install();
+	/* After the fork: the workload keeps the default dispositions (and
+	 * SIGPIPE and SIGXFSZ not ignored). */
+	signals_install(SIGNALS_IGNORE_IO);
 	if (rec_setup_targets(&r) < 0)
 		goto out;
 	if ((e = rec_setup_events(&r)) < 0) {
@@ -690,21 +688,15 @@ int cmd_record(int argc, char **argv)
 	rec_summary(&r);
 	/* perf exits 0 after stopping at --max-size (it ended the workload). */
 	ret = wl_code >= 0 && !r.size_limited ? wl_code : EXIT_OK;
-	if (rec_signal) {
+	if (signals_stop()) {
 		/* perf dies of the signal that stopped it, after the file is
 		 * complete. */
-		int sig = rec_signal;
+		int sig = signals_stop();
 
 		rec_close(&r);
 		if (r.fd >= 0 && !r.pipe)
 			close(r.fd);
-		signal(sig, SIG_DFL);
-		sigset_t set;
-
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(sig);
+		signals_exit_by(sig);
 		return 128 + sig;
 	}
 out:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* perfev record: state shared by cmd_record.c (options and flow),
- * record_setup.c (attrs, fds, rings), record_loop.c (drain loop, signals,
+ * record_setup.c (attrs, fds, rings), record_loop.c (drain loop,
  * truncation recovery) and record_post.c (build ids, summary). */
 #ifndef PEV_CLI_RECORD_H
 #define PEV_CLI_RECORD_H
@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include <perfev/perfev.h>
@@ -135,10 +136,6 @@ struct rec {
 	uint64_t offcpu_samples;
 };
 
-/* Signal state (record_loop.c). */
-extern volatile sig_atomic_t rec_signal;	/* SIGINT / SIGTERM caught */
-extern volatile sig_atomic_t rec_child_exited;
-
 /* record_setup.c */
 int rec_setup_events(struct rec *r);
 int rec_setup_targets(struct rec *r);
@@ -147,14 +144,30 @@ int rec_mmap_rings(struct rec *r);
 void rec_close(struct rec *r);
 
 /* record_loop.c */
-void rec_signals_install(void);
 int rec_run(struct rec *r);	/* 0, or -errno of a write failure */
 int rec_recover_truncated(struct rec *r);	/* pev_data_writer_finish_at's */
 int rec_write_lost_samples(struct rec *r);
 
-/* Copies len bytes at logical offset off of the spans into out. */
-void rec_span_copy(const struct pev_ring_span *sp, int n, size_t off,
-		   void *out, size_t len);
+/* Copies len bytes at logical offset off of the spans into out (here,
+ * for record_loop.c and record_offcpu.c alike: neither calls the other). */
+static inline void rec_span_copy(const struct pev_ring_span *sp, int n, size_t off,
+				 void *out, size_t len)
+{
+	unsigned char *o = out;
+
+	for (int i = 0; i < n && len; i++) {
+		if (off >= sp[i].size) {
+			off -= sp[i].size;
+			continue;
+		}
+		size_t k = sp[i].size - off < len ? sp[i].size - off : len;
+
+		memcpy(o, (const unsigned char *)sp[i].data + off, k);
+		o += k;
+		len -= k;
+		off = 0;
+	}
+}
 
 /* record_offcpu.c: --off-cpu.  check: tracefs and the tracepoint's id
  * readable (else one error printed, -errno); config: the attrs of the two

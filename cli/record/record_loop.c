@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* perfev record: signals, the drain loop (perf's record__mmap_read_all:
+/* perfev record: the drain loop (perf's record__mmap_read_all:
  * every ring copied verbatim, a FINISHED_ROUND after each pass that wrote
  * data, a final synchronous pass after disabling), the LOST_SAMPLES read
  * at the end, and cutting a file back to its last complete round when a
@@ -9,59 +9,8 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/signals.h"
 #include "record/record.h"
-
-volatile sig_atomic_t rec_signal;
-volatile sig_atomic_t rec_child_exited;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGCHLD)
-		rec_child_exited = 1;
-	else
-		rec_signal = sig;
-}
-
-/* Handlers without SA_RESTART; the signals stay blocked except inside
- * ppoll(), so none can slip in between a check and the wait. */
-void rec_signals_install(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t set;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
-	/* A write past RLIMIT_FSIZE must fail with EFBIG, not kill us; a
-	 * closed pipe must be an error we report. */
-	signal(SIGXFSZ, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-}
-
-void rec_span_copy(const struct pev_ring_span *sp, int n, size_t off,
-		   void *out, size_t len)
-{
-	unsigned char *o = out;
-
-	for (int i = 0; i < n && len; i++) {
-		if (off >= sp[i].size) {
-			off -= sp[i].size;
-			continue;
-		}
-		size_t k = sp[i].size - off < len ? sp[i].size - off : len;
-
-		memcpy(o, (const unsigned char *)sp[i].data + off, k);
-		o += k;
-		len -= k;
-		off = 0;
-	}
-}
 
 /* The only per-record work of the hot path: the headers are walked to
  * count samples and LOST records and to keep SAMPLE_TIME; the bytes
@@ -181,17 +130,14 @@ int rec_run(struct rec *r)
 	sigset_t open;
 	bool done = false;
 
-	sigprocmask(SIG_BLOCK, NULL, &open);
-	sigdelset(&open, SIGINT);
-	sigdelset(&open, SIGTERM);
-	sigdelset(&open, SIGCHLD);
+	signals_wait_mask(&open, true);
 	while (!r->write_err) {
 		uint64_t before = r->bytes;
 
 		/* --overwrite: the rings are read once, at the end. */
 		if ((!r->o.overwrite && drain_pass(r) < 0) || size_reached(r) || done)
 			break;
-		if (rec_signal || (rec_child_exited && r->wl)) {
+		if (signals_stop() || (signals_child_exited() && r->wl)) {
 			done = true;	/* one more pass, then stop */
 			continue;
 		}

@@ -11,6 +11,7 @@
 
 #include "common/cli.h"
 #include "common/options.h"
+#include "common/signals.h"
 #include "stat/stat_run.h"
 
 /* perf stat's default set (perf 6.1 without a PMU's "Default" metrics). */
@@ -502,10 +503,7 @@ int cmd_stat(int argc, char **argv)
 	pev_evlist_free(evl);
 	if (signo && rc != EXIT_ERROR) {
 		/* perf ends the way the signal would have ended it. */
-		fflush(stdout);
-		fflush(stderr);
-		signal(signo, SIG_DFL);
-		raise(signo);
+		signals_exit_by(signo);
 	}
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/signals.h"
 #include "stat/stat_run.h"
 
 /* What one event looks like on one unit (global, a CPU or a thread). */
@@ -34,7 +35,7 @@ struct session {
 	bool *explained;
 	struct stat_welford *w;	/* -r, per event (global) */
 	struct stat_welford *w_run, *w_ena;	/* -r: their times (perf's mean) */
-	enum stat_tool *tool;	/* per event: a tool event, or none */
+	enum tool_event *tool;	/* per event: a tool event, or none */
 	struct stat_welford elapsed;
 	double *run_s;		/* --table: each run's elapsed seconds */
 	int runs_done;
@@ -48,7 +49,7 @@ struct session {
 	bool tick_warned;	/* -I: a read failed (said once) */
 	/* the tool events: values at the last read, at the read before
 	 * (for -I deltas), and rusage at the start of the run (ns) */
-	uint64_t tool_cur[STAT_TOOL_N], tool_prev[STAT_TOOL_N], ru0[STAT_TOOL_N];
+	uint64_t tool_cur[TOOL_EV_N], tool_prev[TOOL_EV_N], ru0[TOOL_EV_N];
 };
 
 static uint64_t tv_ns(struct timeval tv)
@@ -61,9 +62,9 @@ static void tool_read(struct session *s, uint64_t now, bool start)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_CHILDREN, &ru);
-	uint64_t v[STAT_TOOL_N] = { [STAT_TOOL_DURATION] = now - s->t0,
-				    [STAT_TOOL_USER] = tv_ns(ru.ru_utime),
-				    [STAT_TOOL_SYSTEM] = tv_ns(ru.ru_stime) };
+	uint64_t v[TOOL_EV_N] = { [TOOL_EV_DURATION] = now - s->t0,
+				    [TOOL_EV_USER] = tv_ns(ru.ru_utime),
+				    [TOOL_EV_SYSTEM] = tv_ns(ru.ru_stime) };
 	if (start) {
 		memcpy(s->ru0, v, sizeof(v));
 		memset(s->tool_cur, 0, sizeof(s->tool_cur));
@@ -71,9 +72,9 @@ static void tool_read(struct session *s, uint64_t now, bool start)
 		return;
 	}
 	memcpy(s->tool_prev, s->tool_cur, sizeof(v));
-	s->tool_cur[STAT_TOOL_DURATION] = v[STAT_TOOL_DURATION];
-	s->tool_cur[STAT_TOOL_USER] = v[STAT_TOOL_USER] - s->ru0[STAT_TOOL_USER];
-	s->tool_cur[STAT_TOOL_SYSTEM] = v[STAT_TOOL_SYSTEM] - s->ru0[STAT_TOOL_SYSTEM];
+	s->tool_cur[TOOL_EV_DURATION] = v[TOOL_EV_DURATION];
+	s->tool_cur[TOOL_EV_USER] = v[TOOL_EV_USER] - s->ru0[TOOL_EV_USER];
+	s->tool_cur[TOOL_EV_SYSTEM] = v[TOOL_EV_SYSTEM] - s->ru0[TOOL_EV_SYSTEM];
 }
 
 static char *read_comm(pid_t tid)
@@ -98,8 +99,8 @@ static void fill_cell(struct session *s, size_t ev, int cpu_idx, int thr_idx,
 {
 	memset(out, 0, sizeof(*out));
 	pev_counters_get(s->ctr, ev, cpu_idx, thr_idx, view, &out->c);
-	enum stat_tool t = s->tool ? s->tool[ev] : STAT_TOOL_NONE;
-	if (t != STAT_TOOL_NONE && out->c.status != PEV_COUNT_NOT_SUPPORTED) {
+	enum tool_event t = s->tool ? s->tool[ev] : TOOL_EV_NONE;
+	if (t != TOOL_EV_NONE && out->c.status != PEV_COUNT_NOT_SUPPORTED) {
 		/* perf's value in place of the dummy's count, on one unit */
 		out->skip = cpu_idx > 0 || thr_idx > 0;
 		uint64_t v = s->tool_cur[t] - (view == PEV_VIEW_DELTA ? s->tool_prev[t] : 0);
@@ -266,7 +267,7 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 				cl->c.run = (uint64_t)(s->w_run[ev].mean + 0.5);
 				cl->c.ena = (uint64_t)(s->w_ena[ev].mean + 0.5);
 				/* perf: a tool event is the mean of every run's */
-				if (s->tool[ev] != STAT_TOOL_NONE && cl->st == STAT_VAL_NOT_COUNTED &&
+				if (s->tool[ev] != TOOL_EV_NONE && cl->st == STAT_VAL_NOT_COUNTED &&
 				    cl->v > 0)
 					cl->st = STAT_VAL_OK;
 			}
@@ -536,7 +537,7 @@ static int run_hook(const char *what, const char *cmd)
 {
 	fflush(stdout);
 	fflush(stderr);
-	int st = stat_system(cmd);
+	int st = signals_system(cmd);
 	if (st == 0)
 		return 0;
 	if (st < 0)
@@ -692,7 +693,7 @@ static int run_once(struct session *s, bool last, int *code)
 		struct cell cl;
 		fill_cell(s, ev, -1, -1, PEV_VIEW_TOTAL, &cl);
 		if (cl.st == STAT_VAL_OK ||
-		    (s->tool[ev] != STAT_TOOL_NONE && cl.st == STAT_VAL_NOT_COUNTED))
+		    (s->tool[ev] != TOOL_EV_NONE && cl.st == STAT_VAL_NOT_COUNTED))
 			stat_welford_add(&s->w[ev], cl.v);
 		if (cl.st != STAT_VAL_NOT_SUPPORTED) {
 			stat_welford_add(&s->w_run[ev], (double)cl.c.run);
@@ -700,7 +701,7 @@ static int run_once(struct session *s, bool last, int *code)
 		}
 	}
 	s->runs_done++;
-	if (!last && !stat_signal())
+	if (!last && !signals_stop())
 		return 0;
 
 	const struct stat_out *o = &c->out;
@@ -731,20 +732,20 @@ int stat_run(struct stat_cfg *cfg, int *signo)
 		free(s.explained);
 		return EXIT_ERROR;
 	}
-	stat_signals_install();
+	signals_install(0);
 	for (int run = 0; run < cfg->repeat; run++) {
-		bool last = run == cfg->repeat - 1 || stat_signal();
+		bool last = run == cfg->repeat - 1 || signals_stop();
 		rc = run_once(&s, last, &code);
 		end_run(&s);
-		if (rc || last || stat_signal())
+		if (rc || last || signals_stop())
 			break;
 	}
 	/* flushed here, so that a failure keeps its errno (the flush of
 	 * every stream below forgets it) */
 	if (cfg->out.f && fflush(cfg->out.f) != 0 && !cfg->out_errno)
 		cfg->out_errno = errno;
-	stat_signals_restore();
-	*signo = stat_signal();
+	signals_restore();
+	*signo = signals_stop();
 	free(s.kind);
 	free(s.dscale);
 	free(s.frac);

@@ -7,6 +7,7 @@
 #include <perfev/counter.h>
 #include <perfev/target.h>
 
+#include "common/tool_events.h"
 #include "stat/stat.h"
 
 struct stat_cfg {
@@ -55,16 +56,10 @@ struct stat_wait {
 	const uint64_t *last_tick;	/* the last tick (or t0) */
 };
 
-/* Handlers for SIGINT, SIGTERM and SIGCHLD, blocked outside the waits
- * below; restore puts back the handlers and the mask. */
-void stat_signals_install(void);
-void stat_signals_restore(void);
-/* SIGINT or SIGTERM when one was received, else 0. */
-int stat_signal(void);
+/* The signals are common/signals.h's: stat_run installs them around the
+ * runs and restores them before printing the end. */
 /* pev_workload_new with perfev's signal mask restored in the child. */
 struct pev_workload *stat_workload_new(char **argv);
-/* system(cmd) with perfev's signal mask restored meanwhile. */
-int stat_system(const char *cmd);
 uint64_t stat_now_ns(void);
 /* Sleep ms, cut short by SIGINT/SIGTERM or the end of wl (may be NULL). */
 void stat_sleep_ms(long ms, struct pev_workload *wl);
@@ -77,15 +72,9 @@ void stat_sleep_ms(long ms, struct pev_workload *wl);
  * the workload cannot be waited for (not after EINTR: that is retried). */
 int stat_wait_run(const struct stat_wait *w, int *code);
 
-/* perf's tool events (cli/stat_tool.c): values perfev stat supplies in
- * place of a dummy software event's count. */
-enum stat_tool {
-	STAT_TOOL_NONE,
-	STAT_TOOL_DURATION,	/* duration_time: the run's wall time */
-	STAT_TOOL_USER,		/* user_time: the workload's user CPU time */
-	STAT_TOOL_SYSTEM,	/* system_time: its system CPU time */
-	STAT_TOOL_N
-};
+/* perf's tool events (stat/stat_tool.c; their names in
+ * common/tool_events.h): values perfev stat supplies in place of a dummy
+ * software event's count. */
 #define STAT_TOOL_MAX_EDITS 16
 struct stat_tool_edit {
 	int pos, len;		/* the name in the spec */
@@ -96,16 +85,13 @@ struct stat_tool_edits {
 	struct stat_tool_edit e[STAT_TOOL_MAX_EDITS];
 };
 
-/* The name ("duration_time") and perfev list's description of t. */
-const char *stat_tool_name(enum stat_tool t);
-const char *stat_tool_desc(enum stat_tool t);
 /* spec with each tool event name replaced by the dummy event that stands
  * for it (malloc'd; NULL on ENOMEM); ed records the replacements. */
 char *stat_tool_rewrite(const char *spec, struct stat_tool_edits *ed);
 /* Map a parse error in the rewritten spec back onto the original. */
 void stat_tool_error_pos(const struct stat_tool_edits *ed, struct pev_parse_error *err);
-/* The tool event a parsed event stands for, or STAT_TOOL_NONE. */
-enum stat_tool stat_tool_of(const char *name, const struct perf_event_attr *a);
+/* The tool event a parsed event stands for, or TOOL_EV_NONE. */
+enum tool_event stat_tool_of(const char *name, const struct perf_event_attr *a);
 /* Give the tool events from index `from` on their unit, "ns".  0 or -1. */
 int stat_tool_units(struct pev_evlist *evl, size_t from);
 

@@ -10,36 +10,15 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/tool_events.h"
 #include "stat/stat_run.h"
 
-static const char *const tool_names[STAT_TOOL_N] = {
-	[STAT_TOOL_DURATION] = "duration_time",
-	[STAT_TOOL_USER] = "user_time",
-	[STAT_TOOL_SYSTEM] = "system_time",
-};
-
-static const char *const tool_desc[STAT_TOOL_N] = {
-	[STAT_TOOL_DURATION] = "wall-clock time of the count, in ns (perfev stat)",
-	[STAT_TOOL_USER] = "user CPU time of the workload, in ns (perfev stat)",
-	[STAT_TOOL_SYSTEM] = "system CPU time of the workload, in ns (perfev stat)",
-};
-
-const char *stat_tool_name(enum stat_tool t)
+static enum tool_event tool_of_token(const char *s, size_t len)
 {
-	return t > STAT_TOOL_NONE && t < STAT_TOOL_N ? tool_names[t] : NULL;
-}
-
-const char *stat_tool_desc(enum stat_tool t)
-{
-	return t > STAT_TOOL_NONE && t < STAT_TOOL_N ? tool_desc[t] : NULL;
-}
-
-static enum stat_tool tool_of_token(const char *s, size_t len)
-{
-	for (int t = STAT_TOOL_NONE + 1; t < STAT_TOOL_N; t++)
-		if (strlen(tool_names[t]) == len && !strncmp(s, tool_names[t], len))
-			return (enum stat_tool)t;
-	return STAT_TOOL_NONE;
+	for (int t = TOOL_EV_NONE + 1; t < TOOL_EV_N; t++)
+		if (strlen(tool_event_name((enum tool_event)t)) == len && !strncmp(s, tool_event_name((enum tool_event)t), len))
+			return (enum tool_event)t;
+	return TOOL_EV_NONE;
 }
 
 char *stat_tool_rewrite(const char *spec, struct stat_tool_edits *ed)
@@ -57,14 +36,14 @@ char *stat_tool_rewrite(const char *spec, struct stat_tool_edits *ed)
 				in_terms = !in_terms;
 			j++;
 		}
-		enum stat_tool t = tool_of_token(spec + i, j - i);
+		enum tool_event t = tool_of_token(spec + i, j - i);
 		char rep[64];
 		const char *tok = spec + i;
 		size_t tl = j - i;
 
-		if (t != STAT_TOOL_NONE && ed->n < STAT_TOOL_MAX_EDITS) {
+		if (t != TOOL_EV_NONE && ed->n < STAT_TOOL_MAX_EDITS) {
 			tl = (size_t)snprintf(rep, sizeof(rep), "software/config=9,name=%s/",
-					      tool_names[t]);
+					      tool_event_name((enum tool_event)t));
 			tok = rep;
 			ed->e[ed->n++] = (struct stat_tool_edit){ (int)i, (int)(j - i), (int)len,
 								   (int)tl };
@@ -106,10 +85,10 @@ void stat_tool_error_pos(const struct stat_tool_edits *ed, struct pev_parse_erro
 	err->pos += shift;
 }
 
-enum stat_tool stat_tool_of(const char *name, const struct perf_event_attr *a)
+enum tool_event stat_tool_of(const char *name, const struct perf_event_attr *a)
 {
 	if (!name || !a || a->type != PERF_TYPE_SOFTWARE || a->config != PERF_COUNT_SW_DUMMY)
-		return STAT_TOOL_NONE;
+		return TOOL_EV_NONE;
 	return tool_of_token(name, strlen(name));
 }
 
@@ -117,7 +96,7 @@ int stat_tool_units(struct pev_evlist *evl, size_t from)
 {
 	for (size_t i = from; i < pev_evlist_count(evl); i++) {
 		struct pev_event *e = pev_evlist_event(evl, i);
-		if (stat_tool_of(e->name, &e->attr.attr) == STAT_TOOL_NONE)
+		if (stat_tool_of(e->name, &e->attr.attr) == TOOL_EV_NONE)
 			continue;
 		char *u = strdup("ns");
 		if (!u)

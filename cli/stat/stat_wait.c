@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* perfev stat: waiting for the end of a run, and the signals.
+/* perfev stat: waiting for the end of a run.
  *
- * SIGINT, SIGTERM and SIGCHLD stay blocked except inside ppoll(), so none
- * slips in between a check and the wait.  The workload (our child) is
- * watched through SIGCHLD and waitpid(WNOHANG): that needs no pidfd_open,
+ * The signals are common/signals.c's: SIGINT, SIGTERM and SIGCHLD stay
+ * blocked except inside ppoll(), so none slips in between a check and the
+ * wait.  The workload (our child) is watched through SIGCHLD and waitpid(WNOHANG): that needs no pidfd_open,
  * which seccomp profiles, kernels before 5.3 and valgrind refuse.  Tasks
  * attached with -p are watched through pidfds when pidfd_open works, and
  * otherwise (and for -t threads) looked up every 100 ms. */
@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/signals.h"
 #include "stat/stat_run.h"
 
 /* A signal the workload does not die of, or a workload that ignores
@@ -30,84 +31,12 @@
  * (EINTR) or that never came cannot leave perfev waiting. */
 #define WORKLOAD_CHECK_MS 1000
 
-static volatile sig_atomic_t stop_sig;	/* SIGINT or SIGTERM received */
-static volatile sig_atomic_t child_exited;
-static sigset_t saved_mask;		/* the mask before the install */
-static struct sigaction saved_int, saved_term, saved_chld;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGCHLD)
-		child_exited = 1;
-	else
-		stop_sig = sig;
-}
-
-void stat_signals_install(void)
-{
-	/* No SA_RESTART: a signal must end ppoll(). */
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t set;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &saved_int);
-	sigaction(SIGTERM, &sa, &saved_term);
-	sigaction(SIGCHLD, &sa, &saved_chld);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, &saved_mask);
-}
-
-void stat_signals_restore(void)
-{
-	/* a signal pending now is delivered by the restored (default)
-	 * action: the counts must be out before */
-	fflush(NULL);
-	sigaction(SIGINT, &saved_int, NULL);
-	sigaction(SIGTERM, &saved_term, NULL);
-	sigaction(SIGCHLD, &saved_chld, NULL);
-	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-}
-
-int stat_signal(void)
-{
-	return stop_sig;
-}
-
-/* The mask a wait runs with: ours without the three signals. */
-static void open_mask(sigset_t *open)
-{
-	sigprocmask(SIG_BLOCK, NULL, open);
-	sigdelset(open, SIGINT);
-	sigdelset(open, SIGTERM);
-	sigdelset(open, SIGCHLD);
-}
-
-/* In the child, before its exec: the mask perfev was started with. */
-static void child_unblock(void *arg)
-{
-	(void)arg;
-	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-}
-
 struct pev_workload *stat_workload_new(char **argv)
 {
-	struct pev_workload_opts o = { .size = sizeof(o), .child_setup = child_unblock };
+	/* In the child, before its exec: the mask perfev was started with. */
+	struct pev_workload_opts o = { .size = sizeof(o), .child_setup = signals_child_setup };
 
 	return pev_workload_new(argv, &o);
-}
-
-int stat_system(const char *cmd)
-{
-	sigset_t cur;
-	int st;
-
-	sigprocmask(SIG_SETMASK, &saved_mask, &cur);
-	st = system(cmd);
-	sigprocmask(SIG_SETMASK, &cur, NULL);
-	return st;
 }
 
 uint64_t stat_now_ns(void)
@@ -123,7 +52,7 @@ static int wait_fds(struct pollfd *pfd, int n, uint64_t ns)
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 	sigset_t open;
 
-	open_mask(&open);
+	signals_wait_mask(&open, true);
 	return ppoll(pfd, (nfds_t)n, ns == UINT64_MAX ? NULL : &ts, &open);
 }
 
@@ -132,7 +61,7 @@ void stat_sleep_ms(long ms, struct pev_workload *wl)
 	uint64_t end = stat_now_ns() + (uint64_t)ms * 1000000u;
 	int st;
 
-	for (uint64_t now; !stop_sig && (now = stat_now_ns()) < end;) {
+	for (uint64_t now; !signals_stop() && (now = stat_now_ns()) < end;) {
 		if (wl && pev_workload_poll(wl, &st) != 0)
 			return;
 		wait_fds(NULL, 0, end - now);
@@ -190,12 +119,12 @@ static void end_workload(const struct stat_wait *w, bool signaled, int *code)
 			return;
 		}
 		uint64_t now = stat_now_ns();
-		if (now >= until || (stop_sig && !signaled))
+		if (now >= until || (signals_stop() && !signaled))
 			break;
 		wait_fds(NULL, 0, until - now);
 	}
 	cli_warn("'%s' (pid %d) did not end after SIG%s; it is left running", w->argv0,
-		 (int)pev_workload_pid(w->wl), signaled ? (stop_sig == SIGTERM ? "TERM" : "INT")
+		 (int)pev_workload_pid(w->wl), signaled ? (signals_stop() == SIGTERM ? "TERM" : "INT")
 		 : "TERM");
 	*code = 0;
 }
@@ -237,21 +166,21 @@ int stat_wait_run(const struct stat_wait *w, int *code)
 			ret = wr;	/* ECHILD: not ours to wait for any more */
 			break;
 		}
-		if (stop_sig) {
+		if (signals_stop()) {
 			/* perf: the workload gets the SIGINT too (from the
 			 * terminal; forward it when it came to us alone), and
 			 * we print what was counted once it has gone. */
 			if (!w->wl)
 				break;
 			if (!grace) {
-				pev_workload_kill(w->wl, stop_sig);
+				pev_workload_kill(w->wl, signals_stop());
 				grace = now + GRACE_NS;
 			} else if (now >= grace) {
 				break;
 			}
 			wait_ns = grace - now;
 		}
-		if (w->interval_ms && !stop_sig) {
+		if (w->interval_ms && !signals_stop()) {
 			uint64_t next = *w->last_tick + (uint64_t)w->interval_ms * 1000000u;
 			if (now >= next) {
 				if (w->tick(w->ctx, now))

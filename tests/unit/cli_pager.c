@@ -11,6 +11,7 @@
 #include "testutil.h"
 #include "cliutil.h"
 #include "../../cli/common/pager.c"
+#include "../../cli/common/signals.c"
 
 static char self[PATH_MAX], dir[64];
 
