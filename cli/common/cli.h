@@ -47,4 +47,8 @@ int cmd_convert(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 
+/* Every event name (and alias) `perfev list` knows here, one a line: the
+ * values of stat's and record's -e (--list-values event). */
+void list_event_names(FILE *out);
+
 #endif

@@ -28,6 +28,7 @@ struct listing {
 	size_t n, cap;
 	const char *glob;	/* NULL: everything */
 	bool substring;		/* glob without wildcards: match inside names */
+	bool no_probe;		/* names only: no test open (avail is false) */
 };
 
 static bool matches(const struct listing *l, const char *name, const char *alias)
@@ -126,7 +127,7 @@ static int add_symbolic(struct listing *l, enum pev_event_class cls)
 		a.config = s->config;
 		snprintf(enc, sizeof(enc), "type=%u,config=%#llx", s->type, (unsigned long long)s->config);
 		if (add(l, s->name, s->alias, types[cls], cls == PEV_CLASS_SW ? "software" : "cpu",
-			s->desc, enc, can_open(&a, false), false))
+			s->desc, enc, !l->no_probe && can_open(&a, false), false))
 			return -ENOMEM;
 	}
 	if (cls == PEV_CLASS_CACHE) {
@@ -156,7 +157,7 @@ static int add_pmu_aliases(struct listing *l, struct pev_pmu_list *pmus)
 				continue;
 			snprintf(enc, sizeof(enc), "%s/%s/", p->name, a->terms);
 			/* Encode through the parser, then try it once. */
-			ev = pev_evlist_new();
+			ev = l->no_probe ? NULL : pev_evlist_new();
 			struct pev_parse_opts o = { .size = sizeof(o), .no_pfm = true };
 			if (ev && pev_evlist_parse(ev, name, &o, NULL) == 0 && pev_evlist_count(ev) == 1)
 				avail = can_open(&pev_evlist_event(ev, 0)->attr.attr, true);
@@ -264,42 +265,12 @@ static const char *const list_usage[] = {
 	NULL,
 };
 
-int cmd_list(int argc, char **argv)
+/* The events (and syntax lines) of the kinds asked for, matching l->glob;
+ * the PMUs read stay in *pmusp (their names are l's). */
+static int collect(struct listing *l, struct pev_pmu_list **pmusp, bool hw, bool sw, bool cache,
+		   bool pmu, bool tp, bool syntax)
 {
-	bool json = false;
-	const struct opt opts[] = {
-		{ OPT_BOOL, 'j', "json", &json, NULL, "print one JSON array of event objects", NULL, 0 },
-		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
-	};
-	struct listing l = { 0 };
-	int idx = opt_parse(argc, argv, opts, list_usage, 0, NULL);
-	bool hw = true, sw = true, cache = true, pmu = true, tp = true, syntax = true;
-	int rc = EXIT_OK;
-
-	if (idx == OPT_HELP)
-		return EXIT_OK;
-	if (idx < 0)
-		return EXIT_USAGE;
-	if (argc - idx > 1) {
-		cli_error("'list' takes at most one filter, got '%s' and '%s'; quote a glob: 'sched:*'",
-			  argv[idx], argv[idx + 1]);
-		return EXIT_USAGE;
-	}
-	if (idx < argc) {
-		const char *f = argv[idx];
-		hw = !strcmp(f, "hw") || !strcmp(f, "hardware");
-		sw = !strcmp(f, "sw") || !strcmp(f, "software");
-		cache = !strcmp(f, "cache") || !strcmp(f, "hwcache");
-		tp = !strcmp(f, "tracepoint");
-		pmu = !strcmp(f, "pmu");
-		syntax = false;
-		if (!hw && !sw && !cache && !tp && !pmu) {
-			hw = sw = cache = tp = pmu = true;
-			l.glob = f;
-			l.substring = !strpbrk(f, "*?[");
-		}
-	}
-	struct pev_pmu_list *pmus = pev_pmu_list_load(NULL);
+	struct pev_pmu_list *pmus = *pmusp = pev_pmu_list_load(NULL);
 	/* The PMUs' events are left out: say so, as for tracepoints below. */
 	if (!pmus && (pmu || syntax))
 		cli_warn("cannot read the PMUs in /sys/bus/event_source/devices: %s; their events are not listed",
@@ -315,19 +286,19 @@ int cmd_list(int argc, char **argv)
 	if (nbad)
 		cli_warn("cannot read PMU '%s'%s: %s; their events may be missing from the list",
 			 bad->name, nbad > 1 ? " and others" : "", bad->error);
-	if ((hw && add_symbolic(&l, PEV_CLASS_HW)) || (sw && add_symbolic(&l, PEV_CLASS_SW)) ||
-	    (sw && add_tools(&l)) ||
-	    (cache && add_symbolic(&l, PEV_CLASS_CACHE)) || (pmu && pmus && add_pmu_aliases(&l, pmus)))
-		goto nomem;
+	if ((hw && add_symbolic(l, PEV_CLASS_HW)) || (sw && add_symbolic(l, PEV_CLASS_SW)) ||
+	    (sw && add_tools(l)) ||
+	    (cache && add_symbolic(l, PEV_CLASS_CACHE)) || (pmu && pmus && add_pmu_aliases(l, pmus)))
+		return -ENOMEM;
 	if (syntax) {
-		if (add(&l, "rNNN", NULL, "Raw hardware event descriptor", "cpu", NULL, NULL, true, true) ||
-		    add(&l, "cpu/t1=v1[,t2=v2,t3 ...]/modifier", NULL, "Raw hardware event descriptor",
+		if (add(l, "rNNN", NULL, "Raw hardware event descriptor", "cpu", NULL, NULL, true, true) ||
+		    add(l, "cpu/t1=v1[,t2=v2,t3 ...]/modifier", NULL, "Raw hardware event descriptor",
 			"cpu", NULL, NULL, true, true) ||
-		    add(&l, "mem:<addr>[/len][:access]", NULL, "Hardware breakpoint", "breakpoint", NULL,
+		    add(l, "mem:<addr>[/len][:access]", NULL, "Hardware breakpoint", "breakpoint", NULL,
 			NULL, true, true) ||
-		    add(&l, "uprobe:<path>:<symbol>[+off]", NULL, "User probe", "uprobe", NULL, NULL,
+		    add(l, "uprobe:<path>:<symbol>[+off]", NULL, "User probe", "uprobe", NULL, NULL,
 			pev_pmu_list_find(pmus, "uprobe") != NULL, true))
-			goto nomem;
+			return -ENOMEM;
 	}
 	if (tp) {
 		char tfs[256];
@@ -336,15 +307,93 @@ int cmd_list(int argc, char **argv)
 			cli_warn("cannot list tracepoints: tracefs is not mounted (%s); run as root or mount it at /sys/kernel/tracing",
 				 strerror(-r));
 		} else {
-			struct tp_ctx t = { &l, 0 };
+			struct tp_ctx t = { l, 0 };
 			r = pev_tracepoint_foreach(tfs, NULL, NULL, tp_cb, &t);
 			if (t.err)
-				goto nomem;
+				return -ENOMEM;
 			if (r < 0)
 				cli_warn("cannot list tracepoints in '%s': %s", tfs, strerror(-r));
 		}
 	}
-	if (json)
+	return 0;
+}
+
+static void release(struct listing *l, struct pev_pmu_list *pmus)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->e[i].name);
+		free(l->e[i].encoding);
+	}
+	free(l->e);
+	pev_pmu_list_free(pmus);
+}
+
+/* The -e values of stat and record: every event name (and alias) this
+ * machine lists, one a line, as `perfev list --raw-dump` has them. */
+void list_event_names(FILE *out)
+{
+	struct listing l = { .no_probe = true };
+	struct pev_pmu_list *pmus = NULL;
+
+	if (!collect(&l, &pmus, true, true, true, true, true, false))
+		for (size_t i = 0; i < l.n; i++)
+			fprintf(out, "%s\n%s%s", l.e[i].name, l.e[i].alias ? l.e[i].alias : "",
+				l.e[i].alias ? "\n" : "");
+	release(&l, pmus);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	bool json = false, raw_dump = false;
+	const struct opt opts[] = {
+		{ OPT_BOOL, 'j', "json", &json, NULL, "print one JSON array of event objects", NULL, 0 },
+		/* hidden, as it is not for people (perf shows it) */
+		{ OPT_BOOL, 0, "raw-dump", &raw_dump, NULL, "every event name on one line, for shell completion", NULL, OPT_HIDDEN },
+		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+	};
+	struct listing l = { 0 };
+	struct pev_pmu_list *pmus = NULL;
+	int idx = opt_parse(argc, argv, opts, list_usage, 0, NULL);
+	bool hw = true, sw = true, cache = true, pmu = true, tp = true, syntax = true;
+	int rc = EXIT_OK;
+
+	if (idx == OPT_HELP)
+		return EXIT_OK;
+	if (idx < 0)
+		return EXIT_USAGE;
+	if (argc - idx > 1) {
+		cli_error("'list' takes at most one filter, got '%s' and '%s'; quote a glob: 'sched:*'",
+			  argv[idx], argv[idx + 1]);
+		return EXIT_USAGE;
+	}
+	if (raw_dump) {
+		syntax = false;
+		l.no_probe = true;
+	}
+	if (idx < argc) {
+		const char *f = argv[idx];
+		hw = !strcmp(f, "hw") || !strcmp(f, "hardware");
+		sw = !strcmp(f, "sw") || !strcmp(f, "software");
+		cache = !strcmp(f, "cache") || !strcmp(f, "hwcache");
+		tp = !strcmp(f, "tracepoint");
+		pmu = !strcmp(f, "pmu");
+		syntax = false;
+		if (!hw && !sw && !cache && !tp && !pmu) {
+			hw = sw = cache = tp = pmu = true;
+			l.glob = f;
+			l.substring = !strpbrk(f, "*?[");
+		}
+	}
+	if (collect(&l, &pmus, hw, sw, cache, pmu, tp, syntax))
+		goto nomem;
+	if (raw_dump) {
+		/* perf list --raw-dump: every name on one line (with the
+		 * aliases), for shell completion */
+		for (size_t i = 0; i < l.n; i++)
+			printf("%s%s%s%s", i ? " " : "", l.e[i].name, l.e[i].alias ? " " : "",
+			       l.e[i].alias ? l.e[i].alias : "");
+		putchar('\n');
+	} else if (json)
 		print_json(&l);
 	else
 		print_text(&l);
@@ -353,11 +402,6 @@ nomem:
 	cli_error("out of memory while listing events");
 	rc = EXIT_ERROR;
 out:
-	for (size_t i = 0; i < l.n; i++) {
-		free(l.e[i].name);
-		free(l.e[i].encoding);
-	}
-	free(l.e);
-	pev_pmu_list_free(pmus);
+	release(&l, pmus);
 	return rc;
 }
