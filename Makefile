@@ -12,12 +12,21 @@ LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR       ?= $(PREFIX)/share/man
+# bash-completion loads completions/perfev from here on demand (also under
+# /usr/local/share); Debian's own: `pkg-config --variable=completionsdir
+# bash-completion` = /usr/share/bash-completion/completions.
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 
 CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
-WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wvla
+# -Wno-missing-field-initializers: the CLI's option tables (struct opt,
+# cli/common/options.h) leave out the trailing member (values) where the
+# option has no list of values; it is NULL then, as C says.
+WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wvla \
+	    -Wno-missing-field-initializers
 BASE     := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iinclude -fvisibility=hidden
 # libpfm4 is not linked: lib/event/event_pfm.c loads it with dlopen when needed.
 DEPLIBS  := -ltraceevent -ldw -lelf -lzstd -lz -lm -ldl
@@ -58,6 +67,13 @@ EX_SRC    := $(sort $(wildcard examples/*.c))
 EXCXX_SRC := $(sort $(wildcard examples/*.cpp))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
+# Man pages: man/NAME.SECTION.scd -> $(BUILD)/man/NAME.SECTION with scdoc,
+# dated by the last commit (SOURCE_DATE_EPOCH) so that builds are the same.
+MAN_SRC   := $(sort $(wildcard man/*.scd))
+MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
+SCDOC     ?= scdoc
+HAVE_SCDOC := $(shell command -v $(SCDOC) 2>/dev/null)
+MAN_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
 # Checks of the tree itself (licenses, man pages, completion, layers):
 # shell scripts, run from a small wrapper under $(BUILD)/tests/meta/.
 META_SRC  := $(sort $(wildcard tests/meta/*.sh))
@@ -82,8 +98,8 @@ EX_BINS   := $(EX_SRC:%.c=$(BUILD)/%) $(EXCXX_SRC:%.cpp=$(BUILD)/%) $(BUILD)/exa
 
 ALL_CFLAGS := $(BASE) $(CFLAGS) $(SANFLAGS)
 
-.PHONY: all lib cli tests examples check check-san check-arm64 fuzz-drivers unit-tests check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps deps-check
-all: lib cli examples tests $(BUILD)/perfev.pc
+.PHONY: all lib cli tests examples man man-skip check check-san check-arm64 fuzz-drivers unit-tests check-valgrind stress stress-big check-only demo bench fuzz fuzz-run fuzz-long fuzz-merge mutants install clean deps deps-check
+all: lib cli examples tests $(BUILD)/perfev.pc $(if $(HAVE_SCDOC),$(MAN_PAGES),$(if $(MAN_SRC),man-skip))
 
 lib: $(STATIC) $(SHARED)
 ifeq ($(ARCH),arm64)
@@ -93,6 +109,17 @@ cli: $(PERFEV) $(READ_VDSO32)
 endif
 tests: $(TEST_BINS) $(TEST_SHARED_BINS) $(HELPER_BINS)
 examples: $(EX_BINS)
+man: $(MAN_PAGES)
+man-skip:
+	@echo "  (scdoc not found: the man pages are not built; apt-get install scdoc)"
+
+$(BUILD)/man/%: man/%.scd scripts/man-tidy.awk
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  SCDOC   $<")
+	$(Q)if ! command -v $(SCDOC) >/dev/null 2>&1; then \
+	  echo "cannot build $@: scdoc not found; apt-get install scdoc" >&2; exit 1; fi
+	$(Q)$(if $(MAN_EPOCH),SOURCE_DATE_EPOCH=$(MAN_EPOCH) )$(SCDOC) <$< >$@.raw && \
+	  awk -f scripts/man-tidy.awk $@.raw >$@.tmp && mv $@.tmp $@ && rm -f $@.raw || { rm -f $@.raw $@.tmp; exit 1; }
 
 $(BUILD)/lib/%.o: lib/%.c $(LIB_HDRS) Makefile
 	@mkdir -p $(@D)
@@ -297,6 +324,10 @@ mutants: all
 	$(Q)tests/mutants/run.sh
 
 install: all
+	@# first, so that nothing is half installed
+	@for m in $(MAN_PAGES); do [ -f "$$m" ] || { \
+	  echo "make install: the man page $$m was not built (man/*.scd needs scdoc): apt-get install scdoc, then make install again" >&2; \
+	  exit 1; }; done
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfev $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
@@ -308,9 +339,11 @@ install: all
 	install -m 755 $(PERFEV) $(DESTDIR)$(BINDIR)/
 	# generated here, not copied, so that PREFIX given to `make install` counts
 	sed -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' perfev.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/perfev.pc
-	if ls man/*.1 man/*.3 >/dev/null 2>&1; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3; \
-	  for m in man/*.1; do install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; \
-	  for m in man/*.3; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; fi
+	@# perfev-report.1 -> MANDIR/man1, libperfev.3 -> MANDIR/man3
+	@for m in $(MAN_PAGES); do d=$(DESTDIR)$(MANDIR)/man$${m##*.}; \
+	  echo "install -m 644 $$m $$d/"; install -d $$d && install -m 644 $$m $$d/ || exit 1; done
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 completions/perfev.bash $(DESTDIR)$(BASHCOMPDIR)/perfev
 
 clean:
 	rm -rf build build-san build-fuzz build-arm64

@@ -10,10 +10,17 @@
 
 #include <perfev/perfev.h>
 #include "common/cli.h"
+#include "common/options.h"
 
 static int cmd_version(int argc, char **argv)
 {
-	(void)argc; (void)argv;
+	/* No options; the table answers --list-opts like every command's.
+	 * Other words are ignored, -h prints the version as it always has. */
+	static const struct opt opts[] = { { OPT_END } };
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--list-opts") || !strncmp(argv[i], "--list-values", 13))
+			return opt_parse(argc, argv, opts, NULL, 0, NULL) == OPT_ERROR ? EXIT_USAGE : EXIT_OK;
 	printf("perfev version %s\n", pev_version());
 	return EXIT_OK;
 }
@@ -84,6 +91,13 @@ int main(int argc, char **argv)
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	/* The command names on one line, for shell completion (perf's). */
+	if (!strcmp(name, "--list-cmds")) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			printf("%s%s", i ? " " : "", commands[i].name);
+		putchar('\n');
 		return finish_stdout(EXIT_OK);
 	}
 	if (!strcmp(name, "--version"))

@@ -132,6 +132,55 @@ static const struct opt *find_short(const struct opt *opts, char c)
 	return NULL;
 }
 
+/* The end of --list-opts and --list-values: their output is complete, or
+ * the exit status says it is not (a closed pipe, a full disk). */
+static void list_exit(void)
+{
+	exit(fflush(stdout) || ferror(stdout) ? EXIT_ERROR : EXIT_OK);
+}
+
+/* --list-opts: perf's format, for shell completion. */
+static void list_opts(const struct opt *opts)
+{
+	bool sp = false;
+
+	for (const struct opt *o = opts; o->type != OPT_END; o++) {
+		if ((o->flags & OPT_HIDDEN) || o->type == OPT_GROUP)
+			continue;
+		if (o->long_name)
+			printf("%s--%s", sp ? " " : "", o->long_name);
+		else if (o->short_name)
+			printf("%s-%c", sp ? " " : "", o->short_name);
+		else
+			continue;
+		sp = true;
+	}
+	putchar('\n');
+	list_exit();
+}
+
+/* --list-values NAME: NAME is "sort", "--sort", "s" or "-s". */
+static int list_values(const struct opt *opts, const char *name)
+{
+	const struct opt *o = NULL;
+	const char *n = name + strspn(name, "-");
+
+	if (strlen(n) == 1)
+		o = find_short(opts, *n);
+	else
+		for (const struct opt *p = opts; *n && p->type != OPT_END; p++)
+			if (p->long_name && p->type != OPT_GROUP && !strcmp(p->long_name, n))
+				o = p;
+	if (!o) {
+		cli_error("--list-values: no option '%s' here; see --list-opts", name);
+		return OPT_ERROR;
+	}
+	if (o->values)
+		o->values(stdout);
+	list_exit();
+	return 0;
+}
+
 /* Parse the option word argv[*i] (and its value); advance *i. */
 static int parse_one(int argc, char **argv, int *i, const struct opt *opts,
 		     const char *const *usage, void *ctx)
@@ -146,6 +195,17 @@ static int parse_one(int argc, char **argv, int *i, const struct opt *opts,
 		if (len == 4 && !strncmp(name, "help", 4)) {
 			opt_usage(opts, usage, false);
 			return OPT_HELP;
+		}
+		if (len == 9 && !strncmp(name, "list-opts", 9) && !eq)
+			list_opts(opts);
+		if (len == 11 && !strncmp(name, "list-values", 11)) {
+			if (eq)
+				return list_values(opts, eq + 1);
+			if (*i + 1 >= argc) {
+				cli_error("--list-values needs an option's name, e.g. --list-values sort");
+				return OPT_ERROR;
+			}
+			return list_values(opts, argv[*i + 1]);
 		}
 		bool ambiguous;
 		const struct opt *o = find_long(opts, name, len, &neg, &ambiguous);

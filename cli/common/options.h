@@ -4,9 +4,13 @@
 #define PEV_CLI_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct opt;
 typedef int (*opt_cb)(const struct opt *o, const char *arg, void *ctx);
+/* Prints the values an option accepts, one a line (`--list-values NAME`,
+ * for shell completion); it reads the table the option's parser uses. */
+typedef void (*opt_values_fn)(FILE *out);
 
 enum opt_type {
 	OPT_END = 0,
@@ -34,6 +38,9 @@ struct opt {
 	const char *help;
 	opt_cb cb;
 	unsigned flags;
+	/* Last, so that initializers without it stay valid (the Makefile
+	 * turns -Wmissing-field-initializers off for them); NULL: unknown. */
+	opt_values_fn values;
 };
 
 enum {
@@ -42,7 +49,16 @@ enum {
 
 /* Parse argv[1..]; returns the index of the first non-option argument,
  * OPT_HELP when -h/--help was given (usage already printed to stdout), or
- * OPT_ERROR after printing a message that names the bad option. */
+ * OPT_ERROR after printing a message that names the bad option.
+ *
+ * Two words every command accepts, for shell completion (as perf's), exit
+ * the process after printing to stdout:
+ *   --list-opts          the table's options (not the hidden ones) on one
+ *                        line: --NAME for each long name, -X for an option
+ *                        with only a short one
+ *   --list-values NAME   the values option NAME (long name or letter, with
+ *                        or without its dashes) accepts, one a line;
+ *                        nothing when the table does not know them */
 #define OPT_HELP  (-2)
 #define OPT_ERROR (-1)
 int opt_parse(int argc, char **argv, const struct opt *opts, const char *const *usage,

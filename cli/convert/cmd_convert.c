@@ -47,6 +47,13 @@ static const struct conv_format *find_format(const char *name)
 	return NULL;
 }
 
+/* --to's values (--list-values, shell completion) */
+static void format_names(FILE *o)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		fprintf(o, "%s\n", formats[i].name);
+}
+
 static void list_formats(FILE *o)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
@@ -178,7 +185,7 @@ static int convert_main(int argc, char **argv, bool flamegraph)
 	c.max_stack = cli_max_stack_default();
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &c.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
-		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded, pprof, json, firefox, speedscope, chrome, html", NULL, flamegraph ? OPT_HIDDEN : 0 },
+		{ OPT_STRING, 0, "to", &c.to, "format", "output format: folded, pprof, json, firefox, speedscope, chrome, html", NULL, flamegraph ? OPT_HIDDEN : 0, format_names },
 		{ OPT_STRING, 'o', "output", &c.output, "file", flamegraph ? "output file (default flamegraph.html; '-': stdout)" :
 		  "output file (default stdout; '-': stdout)", NULL, 0 },
 		{ OPT_STRING, 0, "diff", &c.diff_old, "old-file", "html: a differential flame graph of -i against this older file", NULL, 0 },

@@ -68,23 +68,40 @@ weights:
 }
 
 /* The sort keys perfev diff pairs entries by. */
+static bool diff_key(enum pev_sort_key k)
+{
+	switch (k) {
+	case PEV_SORT_COMM:
+	case PEV_SORT_PID:
+	case PEV_SORT_DSO:
+	case PEV_SORT_SYM:
+	case PEV_SORT_CPU:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int check_keys(const struct report *r, const char *sort)
 {
-	for (unsigned i = 0; i < r->nkeys; i++) {
-		switch (r->keys[i]) {
-		case PEV_SORT_COMM:
-		case PEV_SORT_PID:
-		case PEV_SORT_DSO:
-		case PEV_SORT_SYM:
-		case PEV_SORT_CPU:
-			break;
-		default:
+	for (unsigned i = 0; i < r->nkeys; i++)
+		if (!diff_key(r->keys[i])) {
 			cli_error("--sort '%s': perfev diff pairs entries by comm, pid, dso, sym and cpu only",
 				  sort);
 			return -1;
 		}
-	}
 	return r->nkeys ? 0 : -1;
+}
+
+/* -s/--sort's values: report's key names that diff_key accepts. */
+static bool diff_sort_name(enum col_kind kind, enum pev_sort_key key)
+{
+	return kind == C_KEY && diff_key(key);
+}
+
+static void diff_sort_values(FILE *out)
+{
+	report_print_names(out, diff_sort_name);
 }
 
 /* The options of file f (all files are read with the same). */
@@ -180,7 +197,7 @@ int cmd_diff(int argc, char **argv)
 		{ OPT_BOOL, 'F', "formula", &d.formula, NULL, "the formula of each value", NULL, 0 },
 		{ OPT_BOOL, 'b', "baseline-only", &d.baseline_only, NULL, "only entries found in the baseline", NULL, 0 },
 		{ OPT_INT, 'o', "order", &d.order, "n", "sort first by the values of file n (default 1; 0: by the baseline)", NULL, 0 },
-		{ OPT_STRING, 's', "sort", &o.sort, "key[,key...]", "pair and sort entries by comm, pid, dso, sym, cpu (default dso,sym)", NULL, 0 },
+		{ OPT_STRING, 's', "sort", &o.sort, "key[,key...]", "pair and sort entries by comm, pid, dso, sym, cpu (default dso,sym)", NULL, 0, diff_sort_values },
 		{ OPT_STRING, 0, "percentage", &o.percentage, "relative|absolute", "percentages of filtered entries: of what the filters keep, or of everything (default)", NULL, 0 },
 		{ OPT_STRING, 't', "field-separator", &d.sep, "separator", "columns separated by this instead of two spaces (perf's; '.' is reserved)", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &d.quiet, NULL, "no header lines", NULL, 0 },

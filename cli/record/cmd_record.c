@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/event_list.h"
 #include "common/options.h"
 #include "common/signals.h"
 #include "record/record.h"
@@ -525,7 +526,7 @@ int cmd_record(int argc, char **argv)
 	struct rec r = { .fd = -1, .first_time = UINT64_MAX };
 	struct rec_opts *o = &r.o;
 	const struct opt opts[] = {
-		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to sample (repeatable; {a,b}:S samples the leader and reads the group)", opt_event, 0 },
+		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to sample (repeatable; {a,b}:S samples the leader and reads the group)", opt_event, 0, event_list_names },
 		{ OPT_CALLBACK, 'F', "freq", NULL, "Hz", "sampling frequency (default 4000; 'max')", rec_opt_freq, 0 },
 		{ OPT_CALLBACK, 'c', "count", NULL, "period", "sample every period events", rec_opt_period, 0 },
 		{ OPT_CALLBACK, 'g', NULL, NULL, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },

@@ -117,6 +117,10 @@ bool report_lookup_name(const char *s, size_t len, enum col_kind *kind,
 			enum pev_sort_key *key, const char **header);
 /* a perf 6.1 key perfev does not model */
 bool report_known_unsupported(const char *s, size_t len);
+/* The names report_lookup_name knows, one a line (keep: which of them;
+ * NULL: all): -s/--sort's values (--list-values, shell completion). */
+void report_print_names(FILE *out, bool (*keep)(enum col_kind kind, enum pev_sort_key key));
+void report_sort_values(FILE *out);
 void report_setup_elide(struct report *r);
 /* perf 6.1's default_mem_sort_order */
 #define REPORT_MEM_SORT "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc"
@@ -151,6 +155,8 @@ void report_json(struct report *r);
  * -s, -F and the column options, by perf's rules; -1 (message printed)
  * on a bad -F. */
 int report_setup_fields(struct report *r);
+/* -F/--fields' values: the names above and perf's IPC fields */
+void report_field_values(FILE *out);
 /* report_stats.c */
 int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), void *arg);
 void report_print_stats(struct report *r);

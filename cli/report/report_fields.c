@@ -54,6 +54,30 @@ static bool is_branch_key(enum pev_sort_key k)
 	return k >= PEV_SORT_DSO_FROM && k <= PEV_SORT_ADDR_TO;
 }
 
+/* perf's IPC fields (-F only: perf refuses a sort naming "ipc"). */
+static const struct {
+	const char *name;
+	enum col_kind kind;
+} ipc_fields[] = {
+	{ "ipc_lbr", C_IPC_LBR },	/* branch mode only */
+	{ "ipc_null", C_IPC_NULL },
+};
+
+void report_field_values(FILE *out)
+{
+	report_print_names(out, NULL);
+	for (size_t i = 0; i < sizeof(ipc_fields) / sizeof(ipc_fields[0]); i++)
+		fprintf(out, "%s\n", ipc_fields[i].name);
+}
+
+static int ipc_field(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(ipc_fields) / sizeof(ipc_fields[0]); i++)
+		if (strlen(ipc_fields[i].name) == len && !strncmp(ipc_fields[i].name, s, len))
+			return (int)i;
+	return -1;
+}
+
 /* The names of s (',' or ' ' between them) into l; a name perfev does not
  * know is an error (what: "sort key" or "field"). */
 static int parse(struct report *r, struct list *l, const char *s, const char *what)
@@ -63,11 +87,12 @@ static int parse(struct report *r, struct list *l, const char *s, const char *wh
 		struct item x;
 
 		if (len) {
-			bool lbr = len == 7 && !strncmp(s, "ipc_lbr", 7);
+			int ipc = ipc_field(s, len);
+			bool lbr = ipc >= 0 && ipc_fields[ipc].kind == C_IPC_LBR;
 
-			if (lbr || (len == 8 && !strncmp(s, "ipc_null", 8))) {
+			if (ipc >= 0) {
 				/* perf's fields; perf refuses a sort naming "ipc" */
-				x = (struct item){ lbr ? C_IPC_LBR : C_IPC_NULL, PEV_SORT_SYM,
+				x = (struct item){ ipc_fields[ipc].kind, PEV_SORT_SYM,
 						   "IPC   [IPC Coverage]" };
 				if (lbr && !r->branch_mode) {
 					cli_error("%s 'ipc_lbr' needs branch mode: a file with branch stacks (perf record -b) and no --no-branch-stack",

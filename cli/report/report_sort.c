@@ -112,6 +112,18 @@ bool report_known_unsupported(const char *s, size_t len)
 	return false;
 }
 
+void report_print_names(FILE *out, bool (*keep)(enum col_kind kind, enum pev_sort_key key))
+{
+	for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (!keep || keep(key_names[i].kind, key_names[i].key))
+			fprintf(out, "%s\n", key_names[i].name);
+}
+
+void report_sort_values(FILE *out)
+{
+	report_print_names(out, NULL);
+}
+
 /* The sort keys; hpp names (sample, period, ...) become columns. */
 int report_parse_sort(struct report *r, const char *s)
 {

@@ -192,7 +192,7 @@ int cmd_script(int argc, char **argv)
 	s.opt.filter.size = sizeof(s.opt.filter);
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file (default perf.data, or the pipe on stdin; '-' reads a pipe)", NULL, 0 },
-		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print (perf's): comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat,cgroup; types hw,sw,trace,raw,break,synth; +f/-f add/remove", opt_fields, 0 },
+		{ OPT_CALLBACK, 'F', "fields", NULL, "[type:]fields", "fields to print (perf's): comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat,cgroup; types hw,sw,trace,raw,break,synth; +f/-f add/remove", opt_fields, 0, script_field_values },
 		{ OPT_BOOL, 0, "show-task-events", &s.opt.show_task, NULL, "print COMM, FORK and EXIT records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-mmap-events", &s.opt.show_mmap, NULL, "print MMAP and MMAP2 records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-switch-events", &s.opt.show_switch, NULL, "print context-switch records", NULL, 0 },

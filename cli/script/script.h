@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <perfev/filter.h>
 #include <perfev/perfev.h>
@@ -116,6 +117,8 @@ struct script {
 
 /* script_fields.c */
 int script_fields_parse(struct script *s, const char *spec);
+/* -F's field names, one a line (--list-values, shell completion) */
+void script_field_values(FILE *out);
 int script_event_setup(struct script *s, size_t idx);
 /* Takes the file's name for event idx again (pipe mode names arrive
  * after the attrs). */

@@ -41,6 +41,12 @@ static const struct {
 };
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 
+void script_field_values(FILE *out)
+{
+	for (size_t i = 0; i < NR_FIELD_NAMES; i++)
+		fprintf(out, "%s\n", field_names[i].name);
+}
+
 static const struct {
 	const char *name;
 	int slot;

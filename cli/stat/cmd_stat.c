@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/cli.h"
+#include "common/event_list.h"
 #include "common/options.h"
 #include "common/signals.h"
 #include "stat/stat_run.h"
@@ -259,7 +260,7 @@ int cmd_stat(int argc, char **argv)
 {
 	struct stat_args a = { .scale = true, .big_num = true, .repeat = 1, .log_fd = -1 };
 	const struct opt opts[] = {
-		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to count (repeatable; {a,b} is a group)", opt_event, 0 },
+		{ OPT_CALLBACK, 'e', "event", NULL, "events", "event(s) to count (repeatable; {a,b} is a group)", opt_event, 0, event_list_names },
 		{ OPT_STRING, 'p', "pid", &a.pids, "pid,...", "count existing processes" , NULL, 0 },
 		{ OPT_STRING, 't', "tid", &a.tids, "tid,...", "count existing threads", NULL, 0 },
 		{ OPT_BOOL, 'a', "all-cpus", &a.all_cpus, NULL, "system-wide on every CPU", NULL, 0 },
