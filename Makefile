@@ -182,9 +182,12 @@ $(BUILD)/tests/%: tests/%.c $(TEST_HDRS) $(STATIC)
 	@$(if $(Q),echo "  TEST    $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -Icli -Itests -MMD -MP -DPEV_TEST_SANFLAGS='"$(SANFLAGS)"' -o $@ $< $(STATIC) $(DEPLIBS) -lpthread
 
+# The wrapper runs the script of the tree it is started from (tests/run.sh
+# runs from the root; tests/mutants/run.sh from its scratch copy, whose
+# build/ was copied), else that of the tree that built it.
 $(BUILD)/tests/meta/%: tests/meta/%.sh
 	@mkdir -p $(@D)
-	$(Q)printf '#!/bin/sh\nexec bash "%s" "$$@"\n' "$(abspath $<)" >$@ && chmod +x $@
+	$(Q)printf '#!/bin/sh\n[ -f %s ] || cd "%s" || exit 1\nexec bash %s "$$@"\n' "$<" "$(CURDIR)" "$<" >$@ && chmod +x $@
 
 # Unit tests again, against the shared library.
 $(BUILD)/tests/shared/%: tests/unit/%.c $(TEST_HDRS) $(SHARED)
