@@ -9,7 +9,7 @@
 # The flow, bottom first: a folder may call only the folders before it.
 set -u
 build=${1:-build}
-order=(core explain pmu event target count sample region data symbol unwind profile)
+order=(core explain pmu event target count sample region data symbol unwind filter profile)
 [ -d "$build/lib" ] || { echo "layers: no $build/lib: run make first" >&2; exit 2; }
 
 rank() { local i; for i in "${!order[@]}"; do [ "${order[$i]}" = "$1" ] && { echo "$i"; return; }; done; echo 99; }
