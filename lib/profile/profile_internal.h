@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* The profile model's internals: interning tables and the aggregation
- * state shared by profile.c (streaming) and profile_tree.c (finish). */
+ * state shared by profile.c (streaming), profile_finish.c (finish) and
+ * the files they use. */
 #ifndef PEV_PROFILE_INTERNAL_H
 #define PEV_PROFILE_INTERNAL_H
 
@@ -282,6 +283,8 @@ int pev__pf_ipc_account(struct pev_profile *p, const struct pf_ipc_end *ends, si
 void pev__pf_ipc_free(struct pev_profile *p);
 
 /* profile_intern.c */
+/* A hash of n words (call chains, entry keys). */
+uint64_t pev__pf_hash_words(const uint64_t *w, uint64_t n);
 int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);
 struct pev_profile_frame *pev__pf_frame_at(const struct pev_profile *p, uint32_t i);
 /* opts.keep_samples: appends *ks; 0 or -ENOMEM. */
@@ -291,12 +294,13 @@ int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 		     const struct pev_symbol *sym, const char *inl,
 		     uint64_t keyip, uint64_t ip, uint64_t addr, char level);
 char pev__pf_level_of(uint8_t cpumode, bool kernel);
-/* profile.c */
+/* profile_entry.c */
 int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
 		  const struct pev_profile_frame *fr, uint32_t *idx);
 /* A new entry even when one has key k (perf's trees can hold several). */
 int pev__pf_entry_new(struct pev_profile *p, const struct pf_key *k, char level,
 		      const struct pev_profile_frame *fr, uint32_t *idx);
+/* profile_intern.c */
 const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
 /* profile_src.c */
 const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
@@ -321,6 +325,13 @@ int pev__pf_set_call_line(struct pev_profile *p, uint32_t id, const struct pev_f
  * located at the branch's target as perf locates it. */
 int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
 			 uint8_t cpumode, const struct pf_key *k, char level, bool filtered);
+/* profile_branch_cmp.c: perf's flags bits: mispred 0, predicted 1, in_tx 2,
+ * abort 3, cycles 4-19 */
+#define BF_MISPRED 1ULL
+#define BF_PREDICTED 2ULL
+#define BF_IN_TX 4ULL
+#define BF_ABORT 8ULL
+#define BF_CYCLES(f) ((int)(((f) >> 4) & 0xffff))
 /* perf's cmp(left, right) of a branch key (sort.c's sort__*_from_cmp...). */
 int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l,
 			   const struct pf_entry *r, enum pev_sort_key k);
@@ -378,6 +389,5 @@ int pev__pf_pair_trees(struct pev_profile *p, const struct pf_pair *q, const uin
 /* profile_tree.c */
 int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
 		   uint32_t n, uint64_t period, uint64_t count);
-int pev__pf_finish(struct pev_profile *p);
 
 #endif
