@@ -251,10 +251,9 @@ static int chain_cmp(const struct pev_profile *p, const struct pev_profile_frame
 	return -chain_cmp_asc(p, a, b);
 }
 
-static const struct pev_profile *sort_p;
-
-static int child_cmp(const void *x, const void *y)
+static int child_cmp(const void *x, const void *y, void *arg)
 {
+	const struct pev_profile *sort_p = arg;
 	const struct pev_profile_node *a = &sort_p->nodes[*(const uint32_t *)x].n;
 	const struct pev_profile_node *b = &sort_p->nodes[*(const uint32_t *)y].n;
 	uint64_t ca = a->hit + a->children_hit, cb = b->hit + b->children_hit;
@@ -278,13 +277,13 @@ PEV_EXPORT size_t pev_profile_node_children(const struct pev_profile *p,
 		if (cn->hit + cn->children_hit >= min_hit)
 			out[k++] = c;
 	}
-	sort_p = p;
-	qsort(out, k, sizeof(*out), child_cmp);
+	qsort_r(out, k, sizeof(*out), child_cmp, (void *)p);
 	return k;
 }
 
-static int chain_only_cmp(const void *x, const void *y)
+static int chain_only_cmp(const void *x, const void *y, void *arg)
 {
+	const struct pev_profile *sort_p = arg;
 	const struct pev_profile_node *a = &sort_p->nodes[*(const uint32_t *)x].n;
 	const struct pev_profile_node *b = &sort_p->nodes[*(const uint32_t *)y].n;
 
@@ -300,8 +299,7 @@ PEV_EXPORT size_t pev_profile_node_children_chain(const struct pev_profile *p,
 		return 0;
 	for (uint32_t c = p->nodes[n].n.first_child; c; c = p->nodes[c].n.next_sibling)
 		out[k++] = c;
-	sort_p = p;
-	qsort(out, k, sizeof(*out), chain_only_cmp);
+	qsort_r(out, k, sizeof(*out), chain_only_cmp, (void *)p);
 	return k;
 }
 
