@@ -15,7 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_bhist.h"
+#include "profile/profile_branch.h"
+#include "profile/profile_cgroup.h"
+#include "profile/profile_entry.h"
+#include "profile/profile_ipc.h"
+#include "profile/profile_keys.h"
+#include "profile/profile_replay.h"
+#include "profile/profile_samples.h"
+#include "profile/profile_src.h"
 /* ----------------------------------------------------------------- chains */
 
 static uint64_t chain_rehash(void *ctx, uint32_t i)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_intern.h"
 
 PEV_EXPORT int pev_profile_seed_dso(struct pev_profile *p, struct pev_dso *dso)
 {

@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_branch.h"
+#include "profile/profile_branch_cmp.h"
+#include "profile/profile_entry.h"
+#include "profile/profile_ipc.h"
+#include "profile/profile_order.h"
+#include "profile/profile_src.h"
 
 /* One end: its interned frame (keyed by its address), and the start of
  * its symbol where perf has it: in the map's address space (perf moves an

@@ -4,7 +4,7 @@
  * the output order (profile_order.c). */
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_branch_cmp.h"
 
 bool pev__pf_is_branch_key(enum pev_sort_key k)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_intern.h"
 
 PEV_EXPORT const char *pev_profile_dso_short(const struct pev_dso *dso)
 {

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_entry.h"
 
 /* ---------------------------------------------------------------- entries */
 

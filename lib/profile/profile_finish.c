@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_entry.h"
+#include "profile/profile_order.h"
+#include "profile/profile_replay.h"
+#include "profile/profile_src.h"
+#include "profile/profile_tree.h"
 
 /* ---------------------------------------------------------------- finish */
 

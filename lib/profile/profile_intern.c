@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_intern.h"
 
 int pev__pf_htab_init(struct pf_htab *h, uint32_t cap)
 {

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_branch_cmp.h"
+#include "profile/profile_order.h"
+#include "profile/profile_tree.h"
 
 /* ---------------------------------------------------------- output order */
 

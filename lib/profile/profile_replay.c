@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_order.h"
+#include "profile/profile_replay.h"
+#include "profile/profile_tree.h"
 
 int pev__pf_log(struct pev_profile *p, uint32_t q, uint64_t period, uint32_t weight)
 {

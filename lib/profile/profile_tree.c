@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_bhist.h"
+#include "profile/profile_tree.h"
 
 static uint64_t node_rehash(void *ctx, uint32_t i)
 {
