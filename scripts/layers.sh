@@ -29,7 +29,7 @@ set -u
 build=${1:-build}
 src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 # The flow, bottom first: a folder may call only the folders before it.
-order=(core explain pmu event target count sample region data symbol unwind profile)
+order=(core explain pmu event target count sample region data symbol unwind filter profile)
 # CLI command folders that may call another one: "FROM TO reason".
 allowed=(
   "diff report diff compares two report tables: it loads, sorts and prints them with report's code"

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include <perfev/sys.h>
 
 #include "core/util.h"
 
@@ -71,23 +70,4 @@ int pev__grow(void *arrp, size_t *cap, size_t need, size_t elem, size_t first)
 	memcpy(arrp, &na, sizeof(na));
 	*cap = nc;
 	return 0;
-}
-
-PEV_HIDDEN long pev__user_fallback(struct perf_event_attr *a)
-{
-	long paranoid;
-
-	if (a->exclude_kernel || a->exclude_user ||
-	    pev_sysctl_read(PEV_SYSCTL_PARANOID, &paranoid) < 0 || paranoid <= 1)
-		return 0;
-	a->exclude_kernel = a->exclude_hv = 1;
-	return paranoid;
-}
-
-PEV_HIDDEN char *pev__user_only_name(const char *name)
-{
-	const char *sep = strchr(name, '/') || strchr(name, ':') ? "" : ":";
-	char *out;
-
-	return asprintf(&out, "%s%su", name, sep) < 0 ? NULL : out;
 }

@@ -4,7 +4,7 @@
  *
  * Per sample the work is a few hash lookups: the thread's comm, the
  * sample's location, each chain frame, the chain as a whole, the entry
- * and the (entry, chain) pair.  Nothing is allocated per sample once the
+ * and the (entry, chain) pair (the entries: profile_entry.c).  Nothing is allocated per sample once the
  * tables hold the data's variety: the cumulative entries and call trees
  * are built once per distinct pair in pev_profile_finish()
  * (profile_tree.c), which gives the same totals as perf's per-sample
@@ -15,92 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
-/* ---------------------------------------------------------------- entries */
-
-static uint64_t ent_rehash(void *ctx, uint32_t i)
-{
-	return ((struct pev_profile *)ctx)->ents[i].hash;
-}
-
-static uint64_t hash_words(const uint64_t *w, uint64_t n);
-
-static uint64_t key_hash(const struct pf_key *k)
-{
-	return hash_words((const uint64_t *)k, sizeof(*k) / 8);
-}
-
-static int entry_get(struct pev_profile *p, const struct pf_key *k, char level,
-		     const struct pev_profile_frame *fr, uint32_t *idx, bool search)
-{
-	/* most samples land in the entry the last one did */
-	if (search && p->last_ent < p->nents && !memcmp(&p->ents[p->last_ent].key, k, sizeof(*k))) {
-		*idx = p->last_ent;
-		return 0;
-	}
-	uint64_t h = key_hash(k);
-	uint32_t i = (uint32_t)h & p->ehash.mask;
-
-	for (; p->ehash.slot[i]; i = (i + 1) & p->ehash.mask) {
-		uint32_t e = p->ehash.slot[i] - 1;
-
-		if (search && p->ents[e].hash == h && !memcmp(&p->ents[e].key, k, sizeof(*k))) {
-			*idx = p->last_ent = e;
-			return 0;
-		}
-	}
-	if (pev__pf_grow((void **)&p->ents, &p->ent_cap, p->nents + 1, sizeof(*p->ents)))
-		return -ENOMEM;
-	struct pf_entry *e = &p->ents[p->nents];
-
-	memset(e, 0, sizeof(*e));
-	e->key = *k;
-	e->hash = h;
-	e->level = level;
-	e->e.level = level;
-	e->e.comm = k->comm;
-	e->e.tid = k->tid;
-	e->e.frame = fr;
-	e->e.ip = k->kip;
-	e->e.parent = k->parent;
-	e->e.trace = k->trace;
-	e->e.phys_addr = k->phys_addr;
-	e->e.iaddr = k->iaddr;
-	e->e.data_page_size = k->dps;
-	e->e.cpumode = (uint8_t)k->cpumode;
-	e->e.srcline = k->srcline;
-	e->e.srcfile = k->srcfile;
-	e->e.cpu = k->cpu;
-	e->e.socket = k->socket;
-	e->e.time = k->time;
-	e->e.weight = k->weight;
-	e->e.cgroup = k->cgroup;
-	e->e.cgroup_dev = k->cgroup_dev;
-	e->e.ins_lat = k->ins_lat;
-	e->e.cgroup_ino = k->cgroup_ino;
-	e->e.code_page_size = k->cps;
-	e->e.sym_size = k->sym_size;
-	e->e.dso_size = k->dso_size;
-	e->e.event = k->event;
-	e->e.filtered = k->filtered;
-	*idx = p->last_ent = p->nents;
-	p->ehash.slot[i] = ++p->nents;
-	p->ehash.n++;
-	return pev__pf_htab_grow(&p->ehash, ent_rehash, p);
-}
-
-int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
-		  const struct pev_profile_frame *fr, uint32_t *idx)
-{
-	return entry_get(p, k, level, fr, idx, true);
-}
-
-int pev__pf_entry_new(struct pev_profile *p, const struct pf_key *k, char level,
-		      const struct pev_profile_frame *fr, uint32_t *idx)
-{
-	return entry_get(p, k, level, fr, idx, false);
-}
-
+#include "profile/profile_bhist.h"
+#include "profile/profile_branch.h"
+#include "profile/profile_cgroup.h"
+#include "profile/profile_entry.h"
+#include "profile/profile_ipc.h"
+#include "profile/profile_keys.h"
+#include "profile/profile_replay.h"
+#include "profile/profile_samples.h"
+#include "profile/profile_src.h"
 /* ----------------------------------------------------------------- chains */
 
 static uint64_t chain_rehash(void *ctx, uint32_t i)
@@ -219,29 +142,6 @@ static void raw_clear(struct pev_profile *p)
 
 /* The cache slot of a sample (found: *hit; else a new one to fill), or
  * NULL when it cannot be cached (DWARF stack dumps, no memory). */
-/* A hash of words in four independent lanes (a serial mix per word
- * waits on a multiply each time): call chains, entry keys. */
-static uint64_t hash_words(const uint64_t *ips, uint64_t nr)
-{
-	uint64_t a = 0x243f6a8885a308d3ULL, b = 0x13198a2e03707344ULL,
-		 c = 0xa4093822299f31d0ULL, d = 0x082efa98ec4e6c89ULL;
-	uint64_t i = 0;
-
-	for (; i + 4 <= nr; i += 4) {
-		a = (a ^ ips[i]) * 0x9e3779b97f4a7c15ULL;
-		b = (b ^ ips[i + 1]) * 0xc2b2ae3d27d4eb4fULL;
-		c = (c ^ ips[i + 2]) * 0x165667b19e3779f9ULL;
-		d = (d ^ ips[i + 3]) * 0xff51afd7ed558ccdULL;
-		a ^= a >> 29;
-		b ^= b >> 31;
-		c ^= c >> 27;
-		d ^= d >> 33;
-	}
-	for (; i < nr; i++)
-		a = pf_mix(a, ips[i]);
-	return pf_mix(pf_mix(a, b), pf_mix(c, d));
-}
-
 static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			      uint8_t cpumode, bool *hit)
 {
@@ -263,7 +163,7 @@ static struct pf_raw *raw_get(struct pev_profile *p, const struct pev_sample *s,
 			return r;
 		}
 	}
-	h = pf_mix(h, hash_words(cc->ips, nr));
+	h = pf_mix(h, pev__pf_hash_words(cc->ips, nr));
 	uint32_t i = (uint32_t)h & p->rhash.mask;
 
 	for (; p->rhash.slot[i]; i = (i + 1) & p->rhash.mask) {

@@ -25,7 +25,8 @@
 
 #include <perfev/callchain.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_bhist.h"
+#include "profile/profile_src.h"
 
 #define CTX_MAX ((uint64_t)-4095)	/* PERF_CONTEXT_MAX */
 #define MAX_BRANCH_DEPTH 127		/* PERF_MAX_BRANCH_DEPTH */

@@ -5,25 +5,18 @@
  * iter_add_next_branch_entry), keyed by the sample's keys and by its
  * ends and flags.  The ends are resolved as perf's ip__resolve_ams does:
  * in the thread's user maps, then the kernel's; where nothing is mapped
- * the level is 'H' and the address stays as it is.  The comparisons are
- * perf's own (sort.c), including their argument order. */
+ * the level is 'H' and the address stays as it is.  The comparisons of
+ * branch keys are profile_branch_cmp.c's. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
-
-bool pev__pf_is_branch_key(enum pev_sort_key k)
-{
-	return k >= PEV_SORT_DSO_FROM && k <= PEV_SORT_ADDR_TO;
-}
-
-/* perf's flags bits: mispred 0, predicted 1, in_tx 2, abort 3, cycles 4-19 */
-#define BF_MISPRED 1ULL
-#define BF_PREDICTED 2ULL
-#define BF_IN_TX 4ULL
-#define BF_ABORT 8ULL
-#define BF_CYCLES(f) ((int)(((f) >> 4) & 0xffff))
+#include "profile/profile_branch.h"
+#include "profile/profile_branch_cmp.h"
+#include "profile/profile_entry.h"
+#include "profile/profile_ipc.h"
+#include "profile/profile_order.h"
+#include "profile/profile_src.h"
 
 /* One end: its interned frame (keyed by its address), and the start of
  * its symbol where perf has it: in the map's address space (perf moves an
@@ -245,91 +238,4 @@ static int add_branch(struct pev_profile *p, const struct pev_sample *s, uint8_t
 		}
 	}
 	return 0;
-}
-
-static int64_t cmp_null(const void *l, const void *r)
-{
-	return !l && !r ? 0 : !l ? -1 : 1;
-}
-
-/* perf's _sort__dso_cmp(l, r): by short name, a missing DSO ... */
-static int64_t dso_cmp(const struct pev_dso *l, const struct pev_dso *r)
-{
-	char bl[32], br[32];
-	int c;
-
-	if (!l || !r)
-		return cmp_null(r, l);
-	c = strcmp(pev_profile_dso_shown(l, bl, sizeof(bl)),
-		   pev_profile_dso_shown(r, br, sizeof(br)));
-	return c < 0 ? -1 : c > 0;
-}
-
-/* perf's _sort__sym_cmp(l, r), with perf's starts ls, rs */
-static int64_t sym_cmp(const struct pev_symbol *l, uint64_t ls,
-		       const struct pev_symbol *r, uint64_t rs)
-{
-	if (!l || !r)
-		return cmp_null(l, r);
-	if (l == r)
-		return 0;
-	if (ls != rs)
-		return (int64_t)(rs - ls);
-	return (int64_t)((rs + (r->end - r->start)) - (ls + (l->end - l->start)));
-}
-
-static int64_t str_cmp(const char *l, const char *r)
-{
-	int c = strcmp(l ? l : "", r ? r : "");
-
-	return c < 0 ? -1 : c > 0;
-}
-
-int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *le,
-			   const struct pf_entry *re, enum pev_sort_key k)
-{
-	const struct pf_key *l = &le->key, *r = &re->key;
-
-	(void)p;
-	switch (k) {
-	case PEV_SORT_DSO_FROM:
-		return dso_cmp(l->dso_from, r->dso_from);
-	case PEV_SORT_DSO_TO:
-		return dso_cmp(l->dso_to, r->dso_to);
-	case PEV_SORT_SYM_FROM:
-		if (!l->sym_from && !r->sym_from)
-			return (int64_t)(r->addr_from - l->addr_from);
-		return sym_cmp(l->sym_from, l->pstart_from, r->sym_from, r->pstart_from);
-	case PEV_SORT_SYM_TO:
-		if (!l->sym_to && !r->sym_to)
-			return (int64_t)(r->addr_to - l->addr_to);
-		return sym_cmp(l->sym_to, l->pstart_to, r->sym_to, r->pstart_to);
-	case PEV_SORT_ADDR_FROM: {
-		int64_t c = dso_cmp(l->dso_from, r->dso_from);
-
-		return c ? c : (int64_t)(r->addr_from - l->addr_from);
-	}
-	case PEV_SORT_ADDR_TO: {
-		int64_t c = dso_cmp(l->dso_to, r->dso_to);
-
-		return c ? c : (int64_t)(r->addr_to - l->addr_to);
-	}
-	/* perf's mispredict, in_tx and abort compare with != (0 or 1) */
-	case PEV_SORT_MISPREDICT:
-		return (l->bflags & (BF_MISPRED | BF_PREDICTED)) !=
-		       (r->bflags & (BF_MISPRED | BF_PREDICTED));
-	case PEV_SORT_IN_TX:
-		return (l->bflags & BF_IN_TX) != (r->bflags & BF_IN_TX);
-	case PEV_SORT_ABORT:
-		return (l->bflags & BF_ABORT) != (r->bflags & BF_ABORT);
-	case PEV_SORT_CYCLES:
-		return BF_CYCLES(l->bflags) - BF_CYCLES(r->bflags);
-	/* perf's srcline_from/to: strcmp(right, left) */
-	case PEV_SORT_SRCLINE_FROM:
-		return str_cmp(r->srcline_from, l->srcline_from);
-	case PEV_SORT_SRCLINE_TO:
-		return str_cmp(r->srcline_to, l->srcline_to);
-	default:
-		return 0;
-	}
 }

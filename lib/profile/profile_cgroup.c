@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_cgroup.h"
 
 #define CGROUP_NS_INDEX 6	/* the kernel's order: net uts ipc pid user mnt cgroup */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_intern.h"
 
 int pev__pf_htab_init(struct pf_htab *h, uint32_t cap)
 {
@@ -49,6 +49,29 @@ int pev__pf_htab_grow(struct pf_htab *h, uint64_t (*rehash)(void *ctx, uint32_t 
 	h->slot = s;
 	h->mask = cap - 1;
 	return 0;
+}
+
+/* A hash of words in four independent lanes (a serial mix per word
+ * waits on a multiply each time): call chains, entry keys. */
+uint64_t pev__pf_hash_words(const uint64_t *ips, uint64_t nr)
+{
+	uint64_t a = 0x243f6a8885a308d3ULL, b = 0x13198a2e03707344ULL,
+		 c = 0xa4093822299f31d0ULL, d = 0x082efa98ec4e6c89ULL;
+	uint64_t i = 0;
+
+	for (; i + 4 <= nr; i += 4) {
+		a = (a ^ ips[i]) * 0x9e3779b97f4a7c15ULL;
+		b = (b ^ ips[i + 1]) * 0xc2b2ae3d27d4eb4fULL;
+		c = (c ^ ips[i + 2]) * 0x165667b19e3779f9ULL;
+		d = (d ^ ips[i + 3]) * 0xff51afd7ed558ccdULL;
+		a ^= a >> 29;
+		b ^= b >> 31;
+		c ^= c >> 27;
+		d ^= d >> 33;
+	}
+	for (; i < nr; i++)
+		a = pf_mix(a, ips[i]);
+	return pf_mix(pf_mix(a, b), pf_mix(c, d));
 }
 
 int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)

@@ -24,7 +24,7 @@
 
 #include <perfev/insn.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_ipc.h"
 
 struct pf_cyc {
 	uint64_t start, cycles;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_keys.h"
 
 /* perf 6.1's default_parent_pattern */
 #define DEFAULT_PARENT "^sys_|^do_page_fault"

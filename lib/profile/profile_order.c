@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
-
-static const struct pev_profile *sort_p;
+#include "profile/profile_branch_cmp.h"
+#include "profile/profile_order.h"
+#include "profile/profile_tree.h"
 
 /* ---------------------------------------------------------- output order */
 
@@ -291,8 +291,9 @@ static int entry_cmp(const struct pev_profile *p, uint32_t ia, uint32_t ib)
 
 /* perf's creation order of entries: by first sample, the self entry
  * first, then the chain entries in walk order. */
-static int created_cmp(const void *x, const void *y)
+static int created_cmp(const void *x, const void *y, void *arg)
 {
+	const struct pev_profile *sort_p = arg;
 	const struct pf_entry *a = &sort_p->ents[*(const uint32_t *)x];
 	const struct pf_entry *b = &sort_p->ents[*(const uint32_t *)y];
 
@@ -557,16 +558,21 @@ static int rb_order(struct pev_profile *p, uint32_t *o, uint32_t n,
 	return 0;
 }
 
-static unsigned trace_pos;
+/* The keys before the trace key: the profile and the trace key's position. */
+struct trace_ctx {
+	const struct pev_profile *p;
+	unsigned pos;
+};
 
-static int before_trace_cmp(const void *x, const void *y)
+static int before_trace_cmp(const void *x, const void *y, void *arg)
 {
-	const struct pf_entry *a = &sort_p->ents[*(const uint32_t *)x];
-	const struct pf_entry *b = &sort_p->ents[*(const uint32_t *)y];
+	const struct trace_ctx *t = arg;
+	const struct pf_entry *a = &t->p->ents[*(const uint32_t *)x];
+	const struct pf_entry *b = &t->p->ents[*(const uint32_t *)y];
 	int c;
 
-	for (unsigned i = 0; i < trace_pos; i++)
-		if ((c = pev__pf_key_collapse(a, b, sort_p->opts.keys[i])))
+	for (unsigned i = 0; i < t->pos; i++)
+		if ((c = pev__pf_key_collapse(a, b, t->p->opts.keys[i])))
 			return c;
 	return 0;
 }
@@ -575,10 +581,11 @@ static int before_trace_cmp(const void *x, const void *y)
  * of perf's trees, so each meets another on the trace key. */
 static void mark_trace_compared(struct pev_profile *p, uint32_t *o, uint32_t n)
 {
-	trace_pos = 0;
-	while (trace_pos < p->nkeys && p->opts.keys[trace_pos] != PEV_SORT_TRACE)
-		trace_pos++;
-	if (trace_pos == p->nkeys)
+	struct trace_ctx t = { .p = p, .pos = 0 };
+
+	while (t.pos < p->nkeys && p->opts.keys[t.pos] != PEV_SORT_TRACE)
+		t.pos++;
+	if (t.pos == p->nkeys)
 		return;
 	/* a second sample's lookup compares with the entry it adds to; in
 	 * children mode each sample's entry also meets the chain entries it
@@ -590,10 +597,9 @@ static void mark_trace_compared(struct pev_profile *p, uint32_t *o, uint32_t n)
 		    (p->opts.children && (e->max_depth > 0 || e->acc_samples >= 2)))
 			e->trace_compared = true;
 	}
-	sort_p = p;
-	qsort(o, n, sizeof(*o), before_trace_cmp);
+	qsort_r(o, n, sizeof(*o), before_trace_cmp, &t);
 	for (uint32_t i = 0; i + 1 < n; i++)
-		if (!before_trace_cmp(&o[i], &o[i + 1]))
+		if (!before_trace_cmp(&o[i], &o[i + 1], &t))
 			p->ents[o[i]].e.trace_compared = p->ents[o[i + 1]].e.trace_compared = true;
 }
 
@@ -619,10 +625,9 @@ int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool 
 	} else {
 		mark_trace_compared(p, o, n);
 	}
-	sort_p = p;
 	/* a replay (profile_replay.c) gave entries_in's order itself */
 	if (!replayed) {
-		qsort(o, n, sizeof(*o), created_cmp);
+		qsort_r(o, n, sizeof(*o), created_cmp, p);
 		if (rb_order(p, o, n, in_left))
 			return -ENOMEM;
 	}

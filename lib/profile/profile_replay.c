@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_order.h"
+#include "profile/profile_replay.h"
+#include "profile/profile_tree.h"
 
 int pev__pf_log(struct pev_profile *p, uint32_t q, uint64_t period, uint32_t weight)
 {
@@ -214,11 +216,9 @@ static const struct pf_frame *item_frame(const struct pev_profile *p, const stru
 
 /* ------------------------------------------------------------- the check */
 
-static struct rp *sort_r;
-
-static int prefix_cmp(const void *x, const void *y)
+static int prefix_cmp(const void *x, const void *y, void *arg)
 {
-	return rcmp_canon(sort_r, *(const uint32_t *)x, *(const uint32_t *)y);
+	return rcmp_canon(arg, *(const uint32_t *)x, *(const uint32_t *)y);
 }
 
 struct uaddr {
@@ -336,8 +336,7 @@ static int need_replay(struct rp *r, uint32_t *o, uint32_t n)
 		return -ENOMEM;
 	}
 	r->nkeys = sym;
-	sort_r = r;
-	qsort(o, n, sizeof(*o), prefix_cmp);
+	qsort_r(o, n, sizeof(*o), prefix_cmp, r);
 	for (uint32_t i = 0, j; i < n && ok; i = j) {
 		for (j = i + 1; j < n && !rcmp_canon(r, o[i], o[j]); j++)
 			;

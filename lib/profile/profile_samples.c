@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_samples.h"
 
 int pev__pf_keep(struct pev_profile *p, const struct pev_profile_sample *ks)
 {

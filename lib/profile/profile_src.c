@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profile/profile_internal.h"
+#include "profile/profile_src.h"
 
 /* addr is what perf hands to map__rip_2objdump(): a map-relative address
  * for a sample's own location, but the sampled address itself for chain

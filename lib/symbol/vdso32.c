@@ -5,6 +5,7 @@
  * own.  perf 6.1 does the same with its perf-read-vdso32. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,54 +50,58 @@ static bool helper_path(char *buf, size_t size)
 	return false;
 }
 
-int pev__vdso32_image(const void **img, size_t *len)
+/* The image, read once per process (pthread_once): written only by
+ * vdso32_read, read-only after. */
+static pthread_once_t vdso32_once = PTHREAD_ONCE_INIT;
+static char *image;
+static size_t image_len;
+
+static void vdso32_read(void)
 {
-	static char *image;
-	static size_t image_len;
-	static int state;	/* 0 not tried, 1 read, -1 failed */
 	char path[4200];
 	int fds[2];
 
-	if (state == 0) {
-		state = -1;
-		if (!helper_path(path, sizeof(path)) || pipe2(fds, O_CLOEXEC) < 0)
-			return -ENOENT;
-		pid_t pid = fork();
+	if (!helper_path(path, sizeof(path)) || pipe2(fds, O_CLOEXEC) < 0)
+		return;
+	pid_t pid = fork();
 
-		if (pid == 0) {
-			dup2(fds[1], 1);
-			execl(path, path, (char *)NULL);
-			_exit(127);
-		}
-		close(fds[1]);
-		char *b = pid > 0 ? malloc(VDSO32_MAX) : NULL;
-		size_t got = 0;
-		ssize_t r;
-
-		while (b && got < VDSO32_MAX &&
-		       (r = read(fds[0], b + got, VDSO32_MAX - got)) != 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0)
-				break;
-			got += (size_t)r;
-		}
-		close(fds[0]);
-		int st = 0;
-
-		if (pid > 0)
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-		if (b && pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && got >= 52 &&
-		    !memcmp(b, "\177ELF", 4)) {
-			image = b;
-			image_len = got;
-			state = 1;
-		} else {
-			free(b);
-		}
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		execl(path, path, (char *)NULL);
+		_exit(127);
 	}
-	if (state < 0)
+	close(fds[1]);
+	char *b = pid > 0 ? malloc(VDSO32_MAX) : NULL;
+	size_t got = 0;
+	ssize_t r;
+
+	while (b && got < VDSO32_MAX &&
+	       (r = read(fds[0], b + got, VDSO32_MAX - got)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fds[0]);
+	int st = 0;
+
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	if (b && pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && got >= 52 &&
+	    !memcmp(b, "\177ELF", 4)) {
+		image = b;
+		image_len = got;
+	} else {
+		free(b);
+	}
+}
+
+int pev__vdso32_image(const void **img, size_t *len)
+{
+	pthread_once(&vdso32_once, vdso32_read);
+	if (!image)
 		return -ENOENT;
 	*img = image;
 	*len = image_len;

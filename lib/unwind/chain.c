@@ -56,50 +56,6 @@ PEV_EXPORT void pev_chain_free(struct pev_chain *c)
 	free(c);
 }
 
-/* A slot at the end of the frame array; NULL when it cannot grow. */
-struct pev_frame *pev__chain_push(struct pev_chain *c)
-{
-	if (c->nr == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct pev_frame *f = realloc(c->frames, cap * sizeof(*f));
-
-		if (!f)
-			return NULL;
-		c->frames = f;
-		c->cap = cap;
-	}
-	struct pev_frame *f = &c->frames[c->nr++];
-
-	memset(f, 0, sizeof(*f));
-	return f;
-}
-
-/* Appends the frame of ip; an unwound one as the frames DWARF says are
- * inlined at ip when it knows of any (perf looks inline frames up for
- * unwound entries only, not for sampled ones).  0 or -ENOMEM. */
-int pev__chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
-		 uint8_t cpumode, bool unwound)
-{
-	struct pev_addr_loc loc;
-
-	pev_machine_resolve(c->m, pid, ip, cpumode, &loc);
-	if (unwound && !c->opts.no_inline) {
-		int r = pev__chain_add_inlines(c, &loc, ip, cpumode, unwound);
-
-		if (r != 0)
-			return r < 0 ? r : 0;
-	}
-	struct pev_frame *f = pev__chain_push(c);
-
-	if (!f)
-		return -ENOMEM;
-	f->ip = ip;
-	f->cpumode = cpumode;
-	f->loc = loc;
-	f->unwound = unwound;
-	return 0;
-}
-
 /* The sampled callchain; 0 or -ENOMEM. */
 static int add_sampled(struct pev_chain *c, const struct pev_sample *smp)
 {

@@ -43,40 +43,12 @@
 
 #include <elfutils/libdw.h>
 
+#include "unwind/unwind_rules.h"
 #include "unwind/unwind_state.h"
 
-#define NREGS 17	/* x86-64's DWARF registers libdwfl unwinds */
 #define RA 16
 #define RBP 6
 #define RSP 7
-
-/* A register's rule: R_EXPR saved at the address an expression gives,
- * R_VALX an expression's value. */
-enum { R_NONE, R_UNDEF, R_SAME, R_LOC, R_VAL, R_REG, R_EXPR, R_VALX };
-
-struct cfi_rule {
-	const Dwfl_Module *mod;		/* key, with pc; NULL: free slot */
-	uint64_t pc;
-	bool found;			/* an FDE covers pc */
-	bool simple;
-	bool signal;			/* a signal frame's CIE ('S') */
-	uint8_t cfa_reg;
-	int64_t cfa_off;
-	uint16_t cfa_x, cfa_n;		/* cfa_n: the CFA is ops[cfa_x..] */
-	uint8_t kind[NREGS];
-	int64_t arg[NREGS];		/* offset, register, or first op */
-	uint16_t nops[NREGS];		/* R_EXPR, R_VALX: how many ops */
-	Dwarf_Op *ops;			/* the expressions (owned) */
-};
-
-void pev__rules_clear(struct unwind_state *u)
-{
-	for (size_t i = 0; u->rules && i < u->rules_size; i++)
-		free(u->rules[i].ops);
-	if (u->rules)
-		memset(u->rules, 0, u->rules_size * sizeof(*u->rules));
-	u->rules_used = 0;
-}
 
 static size_t rule_hash(const Dwfl_Module *mod, uint64_t pc, size_t size)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* Internal: the call-chain resolver's state, shared by chain.c (sampled
- * callchains), unwind.c (DWARF unwinding of user stacks) and inline.c
- * (inline frames). */
+ * callchains), chain_push.c and chain_add.c (its frames), unwind.c (DWARF
+ * unwinding of user stacks) and inline.c (inline frames). */
 #ifndef PEV_UNWIND_INTERNAL_H
 #define PEV_UNWIND_INTERNAL_H
 
@@ -19,11 +19,14 @@ struct pev_chain {
 	struct inline_state *in;	/* created on the first inline lookup */
 };
 
+/* chain_push.c: a slot at the end of the frame array; NULL when it cannot
+ * grow. */
 struct pev_frame *pev__chain_push(struct pev_chain *c);
+/* chain_add.c: the frames of ip (inline.c's first when unwound). */
 int pev__chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
 		 uint8_t cpumode, bool unwound);
 
-/* Appends the user frames unwound from smp's registers and stack dump.
+/* unwind.c: appends the user frames unwound from smp's registers and stack dump.
  * 0 (also when unwinding stops early) or -ENOMEM. */
 int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp);
 void pev__chain_unwind_release(struct pev_chain *c);

@@ -34,22 +34,11 @@ struct fast_mod {
 	uint64_t delta;			/* pc - delta: the module's address */
 };
 
-static char *debuginfo_path;
 static const Dwfl_Callbacks mod_cbs = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
+	/* no debuginfo_path: libdwfl's default search path */
 };
-
-size_t pev__unwind_fd_budget(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
-	    rl.rlim_cur / 4 > 4096)
-		return 4096;
-	return rl.rlim_cur / 4 > 16 ? rl.rlim_cur / 4 : 16;
-}
 
 void pev__unwind_mods_release(struct unwind_state *u)
 {

@@ -60,19 +60,20 @@ struct unwind_state {
 struct cfi_rule;
 struct fast_mod;
 
-/* The file holding this process's vDSO (written once); NULL when none. */
+/* unwind_mem.c: the file holding this process's vDSO (written once);
+ * NULL when none. */
 const char *pev__unwind_vdso_file(struct unwind_state *u);
 
-/* Makes sure the DSO mapped at ip is a module of the process's Dwfl:
+/* unwind.c: makes sure the DSO mapped at ip is a module of the process's Dwfl:
  * 0, -1 when no file backs ip, -2 when a module sits at another base
  * (the process's maps changed). */
 int pev__unwind_report_module(struct unwind_state *u, uint64_t ip);
-/* A word of the sample's memory as perf's reader gives it: 1 from the
+/* unwind_mem.c: a word of the sample's memory as perf's reader gives it: 1 from the
  * stack dump or the mapped file; 0 (and *v 0) where a map holds addr but
  * gives nothing (perf's reader: 0, read as a success by libunwind); -1
  * where no map does (a failure, which ends libunwind's step). */
 int pev__unwind_read_word(struct unwind_state *u, uint64_t addr, uint64_t *v);
-/* libdwfl's memory_read callback: the stack dump, else the DSO file; a
+/* unwind.c: libdwfl's memory_read callback: the stack dump, else the DSO file; a
  * failure sets u->read_failed. */
 bool pev__unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
 /* True when the CFI of pc says its caller is unknown (_start, clone). */
@@ -87,7 +88,7 @@ bool pev__unwind_cfi_signal(struct space *s, uint64_t pc);
  * libunwind applies on x86-64 (a return address column other than 16). */
 #define FAST_FALLBACK 1
 int pev__fast_unwind(struct unwind_state *u, uint64_t ip);
-/* Forgets the cached rules (and frees their expressions). */
+/* unwind_rules.c: forgets the cached rules (and frees their expressions). */
 void pev__rules_clear(struct unwind_state *u);
 
 /* unwind_mods.c: the module (its own Dwfl) of the file perf's maps
@@ -96,7 +97,8 @@ void pev__rules_clear(struct unwind_state *u);
 int pev__unwind_fast_module(struct unwind_state *u, uint64_t pc, Dwfl_Module **mod,
 			    uint64_t *delta);
 void pev__unwind_mods_release(struct unwind_state *u);
-/* How many files each of the unwinder's caches may hold open. */
+/* unwind_mem.c: how many files each of the unwinder's caches may hold
+ * open. */
 size_t pev__unwind_fd_budget(void);
 
 /* unwind_cfi_check.c: false when a CFI section (.eh_frame when eh, else

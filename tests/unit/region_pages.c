@@ -15,6 +15,7 @@
 /* The library's own sources, so that the shared-library build of this
  * test reaches the internals too. */
 #include "core/util.c"
+#include "core/user_only.c"
 #include "region/region_util.c"
 #include "region/region.c"
 #include "region/region_read.c"

@@ -17,7 +17,7 @@
 
 #include <perfev/filter.h>
 
-#include "profile/filter_internal.h"
+#include "filter/filter_internal.h"
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

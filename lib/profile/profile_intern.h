@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
-/* The profile model's internals: interning tables and the aggregation
- * state shared by profile.c (streaming) and profile_tree.c (finish). */
-#ifndef PEV_PROFILE_INTERNAL_H
-#define PEV_PROFILE_INTERNAL_H
+/* The profile model's shared core: the interning tables, the aggregation
+ * state every file of lib/profile reads, and profile_intern.c's functions.
+ * Each other file's functions are declared in a header of its own
+ * (profile_entry.h for profile_entry.c, ...), included by its callers. */
+#ifndef PEV_PROFILE_INTERN_H
+#define PEV_PROFILE_INTERN_H
 
 #include <regex.h>
 #include <stdint.h>
 #include <perfev/profile.h>
+
+struct pf_rbt;
+struct pf_bh_counts;
+struct pf_ipc_sym;
 
 /* Open addressing over indices: slot holds index + 1, 0 is empty. */
 struct pf_htab {
@@ -258,126 +264,17 @@ struct pev_profile {
 	uint64_t nitems, items_cap;
 };
 
-/* profile_bhist.c */
-struct pf_bh_counts {
-	uint64_t branch, predicted, abort, cycles, iter, iter_cycles, from;
-	bool branch_to;
-};
-long pev__pf_bh_frames(struct pev_profile *p, const struct pev_sample *s);
-int pev__pf_bh_node(struct pev_profile *p, uint32_t node, const struct pf_frame *f,
-		    uint64_t count, bool created);
-int64_t pev__pf_frame_tagged(struct pev_profile *p, uint32_t base, uint64_t tag);
-
-/* profile_ipc.c: one branch's ends, as perf's hist__account_cycles
- * reads them (symbols raw, offsets from their starts) */
-struct pf_ipc_end {
-	const struct pev_symbol *from_sym, *to_sym;
-	const struct pev_dso *from_dso;
-	uint64_t from_start;	/* from_sym's start in the map */
-	uint64_t from_off, to_off;
-	unsigned cycles;
-};
-int pev__pf_ipc_account(struct pev_profile *p, const struct pf_ipc_end *ends, size_t n,
-			bool any_branch);
-void pev__pf_ipc_free(struct pev_profile *p);
-
 /* profile_intern.c */
+int64_t pev__pf_frame_tagged(struct pev_profile *p, uint32_t base, uint64_t tag);
+/* A hash of n words (call chains, entry keys). */
+uint64_t pev__pf_hash_words(const uint64_t *w, uint64_t n);
 int pev__pf_grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz);
 struct pev_profile_frame *pev__pf_frame_at(const struct pev_profile *p, uint32_t i);
-/* opts.keep_samples: appends *ks; 0 or -ENOMEM. */
-int pev__pf_keep(struct pev_profile *p, const struct pev_profile_sample *ks);
 uint32_t pev__pf_dso_order(struct pev_profile *p, struct pev_dso *dso);
 int64_t pev__pf_frame_get(struct pev_profile *p, struct pev_dso *dso,
 		     const struct pev_symbol *sym, const char *inl,
 		     uint64_t keyip, uint64_t ip, uint64_t addr, char level);
 char pev__pf_level_of(uint8_t cpumode, bool kernel);
-/* profile.c */
-int pev__pf_entry_find(struct pev_profile *p, const struct pf_key *k, char level,
-		  const struct pev_profile_frame *fr, uint32_t *idx);
-/* A new entry even when one has key k (perf's trees can hold several). */
-int pev__pf_entry_new(struct pev_profile *p, const struct pf_key *k, char level,
-		      const struct pev_profile_frame *fr, uint32_t *idx);
 const char *pev__pf_intern_str(struct pev_profile *p, const char *s, size_t len);
-/* profile_src.c */
-const char *pev__pf_chain_entry_srcline(struct pev_profile *p, const struct pev_profile_frame *f);
-/* perf's srcfile of a srcline: the file before the ':', "" when unknown
- * (interned; NULL: no memory). */
-const char *pev__pf_srcfile(struct pev_profile *p, const char *srcline);
-int pev__pf_cgroup_record(struct pev_profile *p, const struct pev_record *rec);
-void pev__pf_cgroup_ns(const struct pev_profile *p, uint32_t tid, uint64_t *dev,
-		       uint64_t *ino);
-void pev__pf_cgroup_free(struct pev_profile *p);
-/* The symbol_size and dso_size keys of frame f into k (when in use). */
-void pev__pf_size_keys(const struct pev_profile *p, struct pf_key *k,
-		       const struct pf_frame *f);
-/* Records the size of the map frame id was found in (the first one). */
-void pev__pf_set_map_size(struct pev_profile *p, uint32_t id,
-			  const struct pev_addr_loc *loc);
-/* Records the call site DWARF gives a chain frame (the first one seen);
- * -ENOMEM. */
-int pev__pf_set_call_line(struct pev_profile *p, uint32_t id, const struct pev_frame *f);
-/* profile_branch.c */
-/* Branch mode: one entry per branch of s (k holds the sample's keys),
- * located at the branch's target as perf locates it. */
-int pev__pf_add_branches(struct pev_profile *p, const struct pev_sample *s,
-			 uint8_t cpumode, const struct pf_key *k, char level, bool filtered);
-/* perf's cmp(left, right) of a branch key (sort.c's sort__*_from_cmp...). */
-int64_t pev__pf_branch_cmp(const struct pev_profile *p, const struct pf_entry *l,
-			   const struct pf_entry *r, enum pev_sort_key k);
-bool pev__pf_is_branch_key(enum pev_sort_key k);
-void pev__pf_live_free(struct pev_profile *p);
-/* perf's hists__findnew_entry on the live entries_in tree (live_on). */
-int pev__pf_live_find(struct pev_profile *p, const struct pf_key *k, char level,
-		      const struct pev_profile_frame *fr, uint32_t *idx);
-/* profile_order.c */
-/* perf's output order of the entries o[0..*np) of one event (*np
- * shrinks when entries merge in the collapsed tree); 0 or -ENOMEM. */
-int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool replayed);
-/* A red-black tree over positions 1..n (0: none), as lib/rbtree.c
- * balances it. */
-struct pf_rbt {
-	uint32_t *l, *r, *up;
-	uint8_t *red;
-	uint32_t root, n, cap;
-};
-/* Adds position n + 1 as the left or right child of parent (0: the root
- * of an empty tree) and rebalances; its position or -ENOMEM. */
-int pev__pf_rbt_add(struct pf_rbt *t, uint32_t parent, bool left);
-void pev__pf_rbt_release(struct pf_rbt *t);
-/* perf's cmp(b, a) of key k (the order of its collapsed tree). */
-int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
-			 enum pev_sort_key k);
-/* profile_keys.c: compiles the parent regex (-EINVAL: invalid) */
-int pev__pf_parent_init(struct pev_profile *p);
-/* The parent of chain c (its frames leaf first), interned; 0 or -ENOMEM. */
-int pev__pf_chain_parent(struct pev_profile *p, struct pf_chain *c);
-/* The trace key of sample s into k (interned); 0 or -ENOMEM. */
-int pev__pf_trace_key(struct pev_profile *p, uint32_t ev, const struct pev_sample *s,
-		      struct pf_key *k);
-/* The memory keys of sample s into k, and what its entry shows (m);
- * 0 or -ENOMEM. */
-struct pf_mem {
-	uint64_t data_src, daddr, sym_off;
-	bool shared;		/* perf's [s] */
-	const struct pev_profile_frame *dframe;
-};
-int pev__pf_mem_keys(struct pev_profile *p, const struct pev_sample *s, uint8_t cpumode,
-		     struct pf_key *k, struct pf_mem *m);
-/* profile_replay.c */
-/* Logs a kept sample of pair q; 0 or -ENOMEM. */
-int pev__pf_log(struct pev_profile *p, uint32_t q, uint64_t period, uint32_t weight);
-/* When event ev's entries can make perf's lookups miss, replays them:
- * *o (malloc'd, *n entries) gets the entries in the order of perf's
- * entries_in tree; 0 with *o NULL when no replay is needed; -ENOMEM. */
-int pev__pf_replay(struct pev_profile *p, uint32_t ev, uint32_t **o, uint32_t *n);
-/* perf's callchain_merge: tree src's totals added into *dst. */
-int pev__pf_tree_merge(struct pev_profile *p, uint32_t *dst, uint32_t src);
-/* Inserts the trees of one pair's lookups (ents[i] found for item i). */
-int pev__pf_pair_trees(struct pev_profile *p, const struct pf_pair *q, const uint32_t *ents,
-		       uint64_t period, uint64_t count);
-/* profile_tree.c */
-int pev__pf_tree_insert(struct pev_profile *p, uint32_t *root, const uint32_t *fids,
-		   uint32_t n, uint64_t period, uint64_t count);
-int pev__pf_finish(struct pev_profile *p);
 
 #endif

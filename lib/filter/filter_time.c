@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/filter_internal.h"
+#include "filter/filter_internal.h"
 
 #define NSEC_PER_SEC 1000000000ull
 
