@@ -147,8 +147,8 @@ int bid_collect(const char *input, bool hits, struct bid_list *l, bool *pipe)
 	memset(l, 0, sizeof(*l));
 	if (!data) {
 		if (errno == ENOENT && strcmp(input, "-"))
-			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
-				  input);
+			cli_error("cannot open '%s': no such file; record one with 'perfev record', or name "
+				  "another file (buildid-list -i FILE, archive FILE)", input);
 		else
 			cli_error("cannot read '%s': %s", input, err[0] ? err : strerror(errno));
 		return EXIT_ERROR;

@@ -508,7 +508,7 @@ int cmd_report(int argc, char **argv)
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
-		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in the README)", NULL, 0 },
+		{ OPT_BOOL, 'j', "json", &r.json, NULL, "the same table as JSON (schema in perfev-report(1))", NULL, 0 },
 		{ OPT_CALLBACK, 's', "sort", NULL, "key[,key...]", "sort by keys: overhead, overhead_sys, overhead_us, overhead_children, sample, period, pid, comm, dso, symbol, cpu, socket, srcline, time, symbol_size, dso_size, weight, local_weight, cgroup_id, code_page_size, parent, trace; with --mem-mode mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size, symbol_iaddr; in branch mode dso_from, dso_to, symbol_from, symbol_to, addr_from, addr_to, mispredict, in_tx, abort, cycles, srcline_from, srcline_to (default comm,dso,symbol; trace for tracepoints only; perf's memory order with --mem-mode; comm,dso_from,symbol_from,symbol_to,cycles in branch mode)", opt_sort, 0, report_sort_values },
 		{ OPT_STRING, 'F', "fields", &r.fields, "field[,field...]", "output fields in this order: overhead, overhead_children, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, sample, period and sort keys (they sort the entries, after -s; +field: after the default columns)", NULL, 0, report_field_values },
 		{ OPT_CALLBACK, 'b', "branch-stack", NULL, NULL, "branch mode: one entry per branch of the samples' branch stacks (default on files that have them)", opt_branch, OPT_NOARG },
