@@ -8,14 +8,16 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # The tracked files; outside a git checkout (a release tarball, the
-# scratch copy of tests/mutants/run.sh) every file but the build outputs
-# and the ignored ones.
+# scratch copy of tests/mutants/run.sh) the Makefile and every file of the
+# source folders but the ignored ones.
 list_files() {
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git ls-files
   else
-    find . -type f ! -path './build*' ! -path './.git/*' ! -path './tests/js/node_modules/*' \
-      ! -path './tests/fuzz/artifacts/*' ! -name '*.o' ! -name 'perf.data*' ! -name 'build.log' | sed 's|^\./||' | sort
+    { echo Makefile
+      find .ci cli completions examples include lib libexec man scripts bench tests -type f \
+        ! -path 'tests/js/node_modules/*' ! -path 'tests/fuzz/artifacts/*' ! -name '*.o' ! -name 'perf.data*' 2>/dev/null
+    } | sort
   fi
 }
 bad=0 n=0
