@@ -494,10 +494,23 @@ static void print_tip(struct report *r)
 void report_print(struct report *r)
 {
 	FILE *o = r->out;
+	uint64_t any = 0;
 
+	for (size_t ev = 0; ev < pev_profile_nr_events(r->prof); ev++) {
+		const struct pev_profile_stats *st = pev_profile_stats(r->prof, ev);
+
+		any += st->nr_samples + st->nr_filtered;
+	}
+	if (!r->quiet && !r->header)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", o);
+	/* A file without a sample: perf 6.1 stops after those two lines
+	 * (no table, no tip), says so on stderr and exits 0. */
+	if (!any) {
+		fflush(o);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", r->input ? r->input : "perf.data");
+		return;
+	}
 	if (!r->quiet) {
-		if (!r->header)
-			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", o);
 		for (unsigned i = 0; i < r->ncols; i++)
 			if (r->cols[i].elided)
 				fprintf(o, "# %s: %s\n", r->cols[i].key == PEV_SORT_COMM ? "comm" :

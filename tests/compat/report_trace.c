@@ -85,6 +85,28 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s record -q -g -e syscalls:sys_enter_exit_group -o %s -- true > /dev/null 2>&1",
 			  PERF, file), 0);
 	modes("one exit_group -g", file, (const char *const[]){ "", "-s comm,trace", NULL });
+	/* no sample at all (no task is created): perf prints two header
+	 * lines, no table and no tip, and its error on stderr (the -g
+	 * sched_switch file above is such a file when dd never switched) */
+	snprintf(file, sizeof(file), "%s/none.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e sched:sched_wakeup_new -o %s -- true > /dev/null 2>&1",
+			  PERF, file), 0);
+	modes("no sample", file, (const char *const[]){ "", NULL });
+	{
+		char pa[128], pb[128];
+		size_t la, lb;
+
+		snprintf(pa, sizeof(pa), "%s/a.err", dir);
+		snprintf(pb, sizeof(pb), "%s/b.err", dir);
+		char *a = t_slurp(pa, &la), *b = t_slurp(pb, &lb);
+
+		CHECK_MSG(b && strstr(b, "data has no samples!"), "perf did not say the file has no samples: %s",
+			  b ? b : "(nothing)");
+		CHECK_MSG(a && b && !strcmp(a, b), "no sample: stderr differs:\n  perfev: %s\n  perf:   %s",
+			  a ? a : "", b ? b : "");
+		free(a);
+		free(b);
+	}
 	/* three samples, one entry: the second and third samples' lookups
 	 * compare with it, so perf formats it */
 	snprintf(file, sizeof(file), "%s/three.data", dir);
