@@ -44,10 +44,12 @@ static const struct cmd commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: perfev [--version] [--help] <command> [<args>]\n\ncommands:\n");
+	/* the list of commands comes last: scripts read it to the end */
+	fprintf(f, "usage: perfev [--version] [--help] <command> [<args>]\n\n"
+		"'perfev <command> -h' describes a command's options, 'man perfev-<command>' the command.\n"
+		"\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'perfev <command> -h' describes a command's options.\n");
 }
 
 static size_t edit_distance(const char *a, const char *b)

@@ -3,7 +3,7 @@
 # Every tracked source file names its license on its first line (its second
 # after a #! line or an HTML doctype): the library (lib/, include/,
 # examples/, man/libperfev*) "LGPL-2.1 OR BSD-2-Clause", everything else
-# "GPL-2.0-only" (see LICENSE).  Data files (corpora, expected outputs,
+# "GPL-2.0-only" (see COPYING).  Data files (corpora, expected outputs,
 # JSON, Markdown, the license texts, perfev.pc.in) carry none.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -23,7 +23,7 @@ list_files() {
 bad=0 n=0
 while IFS= read -r f; do
   case "$f" in
-    LICENSE|LICENSES/*|*.md|*.json|*.dump|perfev.pc.in|tests/fuzz/corpus/*|tests/data/*) continue;;
+    COPYING|LICENSES/*|*.md|*.json|*.dump|perfev.pc.in|tests/fuzz/corpus/*|tests/data/*) continue;;
   esac
   [ -f "$f" ] || continue
   n=$((n+1))
@@ -36,10 +36,10 @@ while IFS= read -r f; do
   if [ -z "$got" ]; then
     echo "FAIL $f: no SPDX-License-Identifier line in its first two lines (add one: $want)"; bad=$((bad+1))
   elif [ "$got" != "$want" ]; then
-    echo "FAIL $f: SPDX-License-Identifier is '$got', files under ${f%%/*}/ are '$want' (LICENSE)"; bad=$((bad+1))
+    echo "FAIL $f: SPDX-License-Identifier is '$got', files under ${f%%/*}/ are '$want' (COPYING)"; bad=$((bad+1))
   fi
 done < <(list_files)
-for t in LICENSE LICENSES/GPL-2.0-only.txt LICENSES/LGPL-2.1.txt LICENSES/BSD-2-Clause.txt; do
+for t in COPYING LICENSES/GPL-2.0-only.txt LICENSES/LGPL-2.1.txt LICENSES/BSD-2-Clause.txt; do
   [ -s "$t" ] || { echo "FAIL $t is missing"; bad=$((bad+1)); }
 done
 [ "$n" -gt 400 ] || { echo "FAIL only $n source files seen: is git ls-files working?"; bad=$((bad+1)); }
