@@ -8,6 +8,8 @@
  * the folded output, on files perf records at test time (python3 with -g
  * and --call-graph dwarf, gcc's cc1), in samples and in period; the
  * declared totals are the sums.  And the page's script parses. */
+#include <ctype.h>
+
 #include "report_cmp.h"
 
 #define DIGITS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -73,18 +75,81 @@ static char *json_str(const char **p)
 	return o;
 }
 
-/* stackcollapse-perf.pl's names (README: folded) */
+/* stackcollapse-perf.pl's names, but for the argument list: only one that
+ * ends the name goes (README: folded; the rule of convert_folded.c's
+ * name_keep, copied) */
+static bool word_at(const char *name, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(name + i, w, n) &&
+	       (i == 0 || !(isalnum((unsigned char)name[i - 1]) || name[i - 1] == '_'));
+}
+
+static size_t name_keep(const char *name, size_t n)
+{
+	size_t open = 0;
+	int depth = 0;
+
+	/* a member function's qualifiers after the list go with it */
+	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
+	size_t end = n;
+
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
+			size_t ql = strlen(quals[q]);
+
+			if (end > ql && !memcmp(name + end - ql, quals[q], ql)) {
+				end -= ql;
+				more = true;
+			}
+		}
+	}
+	if (end < 2 || name[end - 1] != ')')
+		return n;
+	for (size_t i = end; i-- > 0;) {
+		if (name[i] == ')') {
+			depth++;
+		} else if (name[i] == '(' && --depth == 0) {
+			open = i;
+			break;
+		}
+	}
+	if (depth || !open || !strncmp(name + open, "(anonymous namespace)", 21))
+		return n;
+	/* the "()" of operator(): the name itself */
+	if (open >= 8 && word_at(name, open - 8, "operator"))
+		return n;
+	/* opened at the top level: count the brackets before it, skipping an
+	 * operator's symbol ("operator<", "operator->", "operator()") */
+	depth = 0;
+	for (size_t i = 0; i < open; i++) {
+		if (word_at(name, i, "operator")) {
+			i += 8;
+			while (i < open && name[i] == ' ')
+				i++;
+			while (i < open && strchr("<>=!+-*/%&|^~,()[]", name[i]))
+				i++;
+			i--;
+			continue;
+		}
+		if (strchr("<({[", name[i]))
+			depth++;
+		else if (strchr(">)}]", name[i]))
+			depth--;
+	}
+	if (depth)
+		return n;
+	while (open > 0 && name[open - 1] == ' ')
+		open--;
+	return open ? open : n;
+}
+
 static void tidy(char *o, const char *name, bool comm)
 {
-	size_t keep = strlen(name);
-	const char *jv = strstr(name, ".(");
+	size_t keep = comm ? strlen(name) : name_keep(name, strlen(name));
 
-	if (!comm && !(jv && strstr(jv + 2, ").")))
-		for (const char *q = strchr(name, '('); q; q = strchr(q + 1, '('))
-			if (strncmp(q, "(anonymous namespace)", 21)) {
-				keep = (size_t)(q - name);
-				break;
-			}
 	for (size_t i = 0; i < keep; i++) {
 		char c = name[i];
 

@@ -3,7 +3,7 @@
 """An independent stackcollapse: `perf script` (default output, with call
 chains) on stdin, folded stacks on stdout, following the rules of Brendan
 Gregg's stackcollapse-perf.pl (names, [dso] for unknown code, tidying,
-byte-order sort).  Options: --pid, --tid (comm-PID, comm-PID/TID),
+byte-order sort), but for argument lists (cut_args).  Options: --pid, --tid (comm-PID, comm-PID/TID),
 --kernel (_[k]), --period (count the period, not samples).  Written for
 the tests from the script's documented behaviour; perfev's own code is not
 used."""
@@ -16,10 +16,47 @@ agg = collections.Counter()
 stack, head = [], None
 
 
+QUALS = (' const', ' volatile', ' &&', ' &', ' noexcept')
+
+
+def cut_args(f):
+    """stackcollapse-perf.pl cuts a name at its first '(' (but
+    "(anonymous namespace)" and Go's "pkg.(*T).m"); perfev (README:
+    folded) cuts only an argument list that ends the name (with the
+    qualifiers after it), opened outside any bracket and not the "()" of
+    operator(), so that "drop_in_place<(A,B)>" stays whole."""
+    end = len(f)
+    more = True
+    while more:
+        more = False
+        for q in QUALS:
+            if end > len(q) and f[:end].endswith(q):
+                end -= len(q)
+                more = True
+    if end < 2 or f[end - 1] != ')':
+        return f
+    depth, op = 0, None
+    for i in range(end - 1, -1, -1):
+        if f[i] == ')':
+            depth += 1
+        elif f[i] == '(':
+            depth -= 1
+            if depth == 0:
+                op = i
+                break
+    if not op or f.startswith('(anonymous namespace)', op):
+        return f
+    head = f[:op]
+    if re.search(r'(?<!\w)operator$', head):
+        return f
+    bare = re.sub(r'(?<!\w)operator *[<>=!+\-*/%&|^~,()\[\]]*', 'operator', head)
+    if sum(1 if c in '<({[' else -1 if c in '>)}]' else 0 for c in bare):
+        return f
+    return head.rstrip(' ') or f
+
+
 def tidy(f):
-    f = f.replace(';', ':')
-    if not re.search(r'\.\(.*\)\.', f):
-        f = re.sub(r'\((?!anonymous namespace\)).*', '', f)
+    f = cut_args(f.replace(';', ':'))
     return f.replace('"', '').replace("'", '')
 
 
