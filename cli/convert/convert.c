@@ -176,12 +176,15 @@ int conv_load(struct conv *c)
 
 	if ((ret = conv_open(c)) != EXIT_OK)
 		return ret;
-	c->has_callchain = file_has_sample_bit(c->data, PERF_SAMPLE_CALLCHAIN) ||
-			   file_has_sample_bit(c->data, PERF_SAMPLE_STACK_USER);
+	/* --max-stack 0: a flat profile, as perf report's (every format
+	 * sees a file without chains: each sample its own frame) */
+	c->has_callchain = c->max_stack != 0 &&
+			   (file_has_sample_bit(c->data, PERF_SAMPLE_CALLCHAIN) ||
+			    file_has_sample_bit(c->data, PERF_SAMPLE_STACK_USER));
 	struct pev_chain_opts copts = { .size = sizeof(copts), .no_inline = c->no_inline };
 	struct pev_profile_opts popts = { .size = sizeof(popts) };
 
-	if (c->has_callchain || pev_data_is_pipe(c->data)) {
+	if (c->has_callchain || (pev_data_is_pipe(c->data) && c->max_stack != 0)) {
 		c->chain = pev_chain_new(c->machine, &copts);
 		if (!c->chain) {
 			cli_error("out of memory");

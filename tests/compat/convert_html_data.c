@@ -304,6 +304,7 @@ int main(void)
 			  PERF, f, py), 0);
 	same_tree(f, "");
 	same_tree(f, "--value period");
+	same_tree(f, "--max-stack 0");	/* folded's flat profile: compat/convert_max_stack */
 	snprintf(f, sizeof(f), "%s/pyd.data", dir);
 	CHECK_EQ_INT(t_sh("%s record -q --call-graph dwarf -e cpu-clock -c 400000 -o %s -- /usr/bin/python3 %s > /dev/null 2>&1",
 			  PERF, f, py), 0);
