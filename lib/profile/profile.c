@@ -18,6 +18,7 @@
 #include "profile/profile_bhist.h"
 #include "profile/profile_branch.h"
 #include "profile/profile_cgroup.h"
+#include "profile/profile_comm.h"
 #include "profile/profile_entry.h"
 #include "profile/profile_ipc.h"
 #include "profile/profile_keys.h"
@@ -267,8 +268,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	if (p->comm_cached && p->comm_pid == s->pid && p->comm_tid == s->tid) {
 		comm = p->comm_last;
 	} else {
-		comm = pev_machine_comm(p->m, s->pid, s->tid);
-		comm = pev__pf_intern_str(p, comm, strlen(comm));
+		comm = pev__pf_sample_comm(p, s->pid, s->tid, &p->comm_last_shown);
 		if (!comm)
 			return -ENOMEM;
 		p->comm_cached = true;
@@ -344,8 +344,10 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	/* A self frame is keyed by its map address (perf's al->addr). */
 	memset(&k, 0, sizeof(k));
 	k.event = ev;
-	if (p->key_on[PEV_SORT_COMM])
+	if (p->key_on[PEV_SORT_COMM]) {
 		k.comm = comm;
+		p->comm_shown = p->comm_last_shown;
+	}
 	if (p->key_on[PEV_SORT_PID])
 		k.tid = (int32_t)s->tid;
 	k.parent = parent;
@@ -481,8 +483,12 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 	if (!p || !rec || p->finished)
 		return -EINVAL;
 	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		return add_sample(p, rec);
+	case PERF_RECORD_SAMPLE: {
+		int err = add_sample(p, rec);
+
+		p->comm_shown = NULL;
+		return err;
+	}
 	case PERF_RECORD_LOST_SAMPLES:
 		p->lost_samples += rec->u.lost_samples.lost;
 		return 0;
@@ -507,6 +513,7 @@ PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *r
 	case PERF_RECORD_FORK:
 		raw_clear(p);
 		p->comm_cached = false;
+		pev__pf_comm_record(p, rec);
 		return pev_machine_process(p->m, rec);
 	case PERF_RECORD_EXIT:
 		return pev_machine_process(p->m, rec);
@@ -633,6 +640,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 		free(p->fblocks[i]);
 	free(p->fblocks);
 	pev__pf_cgroup_free(p);
+	pev__pf_comm_free(p);
 	pev__pf_live_free(p);
 	pev__pf_ipc_free(p);
 	free(p->bh);

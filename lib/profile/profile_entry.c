@@ -47,7 +47,8 @@ static int entry_get(struct pev_profile *p, const struct pf_key *k, char level,
 	e->hash = h;
 	e->level = level;
 	e->e.level = level;
-	e->e.comm = k->comm;
+	/* a sample's comm: what it shows, renamed by a later COMM */
+	e->e.comm = k->comm && p->comm_shown ? p->comm_shown : k->comm;
 	e->e.tid = k->tid;
 	e->e.frame = fr;
 	e->e.ip = k->kip;

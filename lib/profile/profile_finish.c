@@ -120,6 +120,8 @@ static int expand_pair(struct pev_profile *p, struct pf_pair *q)
 			e->level = level;
 			e->filtered = q->filtered;
 			e->frame = f;	/* perf's he->ms: the first sample's */
+			if (k.comm)	/* and its comm, as the self entry shows it */
+				e->comm = p->ents[self].e.comm;
 			p->ents[ei].level = level;
 			p->ents[ei].seq = q->seq;
 		}

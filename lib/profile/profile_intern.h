@@ -228,7 +228,16 @@ struct pev_profile {
 	uint64_t seq;		/* samples kept so far */
 	bool comm_cached;	/* comm_last is the comm of (comm_pid, comm_tid) */
 	uint32_t comm_pid, comm_tid;
-	const char *comm_last;
+	const char *comm_last, *comm_last_shown;
+	/* perf's ":TID" name of a thread no COMM has named yet: the thread's
+	 * own string, renamed in place by its first COMM (perf's
+	 * comm__override), so that the entries made before that COMM show
+	 * the later name (profile_comm.c); dhash: tid -> the live one */
+	struct pf_dcomm { uint32_t tid; bool live; char *s; } *dcomms;
+	uint32_t ndcomms, dcomm_cap;
+	struct pf_htab dhash;
+	bool comm_renamed;	/* entries' comms may be equal strings */
+	const char *comm_shown;	/* add_sample: what its new entries show */
 
 	/* opts.keep_samples */
 	struct pev_profile_sample *kept;

@@ -72,8 +72,9 @@ int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			 enum pev_sort_key k)
 {
 	switch (k) {
-	case PEV_SORT_COMM:
-		return cmp_name(a->key.comm, b->key.comm);
+	case PEV_SORT_COMM:	/* the names shown (a late COMM renames) */
+		return cmp_name(a->e.comm ? a->e.comm : a->key.comm,
+				b->e.comm ? b->e.comm : b->key.comm);
 	case PEV_SORT_PID:
 		return a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
 	case PEV_SORT_DSO:
@@ -631,7 +632,8 @@ int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool 
 		if (rb_order(p, o, n, in_left))
 			return -ENOMEM;
 	}
-	if (collapse && (p->live_on || replayed)) {
+	/* a thread's ":TID" renamed by its COMM: equal comms to merge */
+	if (collapse && (p->live_on || replayed || p->comm_renamed)) {
 		/* entries may merge: insert them in entries_in order, then
 		 * order the survivors as the collapsed tree does */
 		if (collapse_merge(p, o, np))

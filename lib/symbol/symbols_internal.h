@@ -93,5 +93,9 @@ int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char *
  * PEV_MACHINE_DATA_MAPS, for the unwinder's reads). */
 struct pev_machine;
 bool pev__machine_data_map_at(struct pev_machine *m, uint32_t pid, uint64_t addr);
+/* symbols_machine.c: whether thread tid has a name from a COMM record
+ * (itself, or a named parent's at its FORK), perf's comm_set; false for
+ * a thread the machine does not know (perf names it ":TID"). */
+bool pev__machine_comm_set(const struct pev_machine *m, uint32_t tid);
 
 #endif

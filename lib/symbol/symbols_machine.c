@@ -43,6 +43,7 @@ struct proc {
 struct thread {
 	uint32_t tid, pid;
 	bool used;
+	bool comm_set;		/* named by a COMM (or a named parent), not ":TID" */
 	char comm[MACHINE_COMM_LEN];
 };
 
@@ -186,6 +187,7 @@ static struct thread *thread_findnew(struct pev_machine *m, uint32_t pid, uint32
 	th->used = true;
 	th->tid = tid;
 	th->pid = pid;
+	th->comm_set = false;
 	snprintf(th->comm, sizeof(th->comm), ":%d", (int)tid);
 	t->nr++;
 	return th;
@@ -216,6 +218,7 @@ PEV_EXPORT struct pev_machine *pev_machine_new(struct pev_dso_cache *cache)
 		return NULL;
 	}
 	strcpy(sw->comm, "swapper");
+	sw->comm_set = true;
 	return m;
 }
 
@@ -438,6 +441,7 @@ static int process_comm(struct pev_machine *m, const struct pev_record *rec)
 	if (!th)
 		return -ENOMEM;
 	th->pid = c->pid;
+	th->comm_set = true;
 	snprintf(th->comm, sizeof(th->comm), "%s", c->comm);
 	/* An exec replaces the address space, but the maps stay until the
 	 * new image's MMAPs cut them: the kernel writes COMM(exec) before
@@ -462,8 +466,11 @@ static int process_fork(struct pev_machine *m, const struct pev_record *rec)
 	const struct pev_record_fork *f = &rec->u.fork;
 	struct thread *parent = thread_find(m, f->ptid);
 	char comm[MACHINE_COMM_LEN];
+	/* perf's thread__fork: the child takes its parent's name only when
+	 * a COMM set it; else it keeps its own ":TID" */
+	bool named = parent && parent->comm_set;
 
-	if (parent)
+	if (named)
 		memcpy(comm, parent->comm, sizeof(comm));
 	else
 		snprintf(comm, sizeof(comm), ":%d", (int)f->tid);
@@ -472,6 +479,7 @@ static int process_fork(struct pev_machine *m, const struct pev_record *rec)
 	if (!th)
 		return -ENOMEM;
 	th->pid = f->pid;
+	th->comm_set = named;
 	memcpy(th->comm, comm, sizeof(comm));
 	if (f->pid == f->ppid || f->pid == f->ptid)
 		return 0;	/* a new thread: it shares its process's maps */
@@ -538,6 +546,13 @@ PEV_EXPORT const char *pev_machine_comm(struct pev_machine *m, uint32_t pid,
 		return th->comm;
 	snprintf(m->unknown_comm, sizeof(m->unknown_comm), ":%d", (int)tid);
 	return m->unknown_comm;
+}
+
+bool pev__machine_comm_set(const struct pev_machine *m, uint32_t tid)
+{
+	const struct thread *th = m ? thread_find((struct pev_machine *)m, tid) : NULL;
+
+	return th && th->comm_set;
 }
 
 /* Addresses at or above this are the kernel's (x86_64, arm64 and the
