@@ -267,7 +267,10 @@ static int setup_and_read(struct report *r)
 
 	for (unsigned i = 0; i < r->nkeys; i++)
 		parent |= r->keys[i] == PEV_SORT_PARENT;
-	if (has_cc && (r->use_callchain || r->cumulate || parent)) {
+	/* --max-stack 0: perf keeps its call-graph settings (the Children
+	 * column, the caller-first order) but every chain is empty: a flat
+	 * profile */
+	if (has_cc && r->max_stack && (r->use_callchain || r->cumulate || parent)) {
 		r->chain = pev_chain_new(r->machine, &copts);
 		if (!r->chain) {
 			cli_error("out of memory");
