@@ -83,6 +83,21 @@ static int type_slot(uint32_t type)
 	return type < PERF_TYPE_MAX ? (int)type : TYPE_OTHER;
 }
 
+/* perf 6.1's invalid_fields: 'trace' is a tracepoint's, 'bpf-output' a
+ * software or tracepoint event's.  A list for every type ignores them
+ * for the other types (with a warning, as perf); a list for one type
+ * that names one is refused. */
+static uint64_t invalid_fields(int slot)
+{
+	uint64_t bad = 0;
+
+	if (slot != PERF_TYPE_TRACEPOINT)
+		bad |= F_TRACE;
+	if (slot != PERF_TYPE_TRACEPOINT && slot != PERF_TYPE_SOFTWARE)
+		bad |= F_BPF_OUTPUT;
+	return bad;
+}
+
 static uint64_t lookup_field(const char *tok)
 {
 	for (size_t i = 0; i < NR_FIELD_NAMES; i++)
@@ -119,6 +134,15 @@ static bool has_empty_field(const char *list)
 			return false;
 		f += n + 1;
 	}
+}
+
+/* perf's word for the events of a type slot in its messages */
+static const char *type_word(int slot)
+{
+	static const char *const w[] = { "hardware", "software", "tracepoint", "hardware-cache",
+					 "raw", "breakpoint", "other", "synth" };
+
+	return slot >= 0 && slot <= TYPE_SYNTH ? w[slot] : "other";
 }
 
 /* "[type:][+-]f,[+-]f,..." */
@@ -201,6 +225,20 @@ int script_fields_parse(struct script *s, const char *spec)
 		add = set;
 	}
 	free(copy);
+	if (only >= 0 && ((set | add | del) & invalid_fields(only))) {
+		uint64_t bad = (set | add | del) & invalid_fields(only);
+
+		cli_error("'%s' not valid for %s events in -F '%s'; %s", bad & F_TRACE ? "trace" : "bpf-output",
+			  type_word(only), spec, bad & F_TRACE ? "it is a tracepoint field (trace:...)" :
+			  "it is a field of software and tracepoint events");
+		return -EINVAL;
+	}
+	if (only < 0 && ((set | add) & F_TRACE))
+		cli_warn("'trace' not valid for hardware, software, hardware-cache, raw, breakpoint "
+			 "and synth events. Ignoring it for them.");
+	if (only < 0 && ((set | add) & F_BPF_OUTPUT))
+		cli_warn("'bpf-output' not valid for hardware, hardware-cache, raw, breakpoint and "
+			 "synth events. Ignoring it for them.");
 	/* A second plain list replaces the first: perf says so. */
 	if (mode == SET && only < 0 && s->fsel_any)
 		cli_warn("-F '%s' overrides the previous -F for all events", spec);
@@ -209,14 +247,19 @@ int script_fields_parse(struct script *s, const char *spec)
 		cli_warn("-F '%s' overrides the previous -F for '%.*s' events", spec,
 			 (int)strcspn(spec, ":"), spec);
 	for (int t = 0; t <= TYPE_SYNTH; t++) {
+		uint64_t ok = ~invalid_fields(t);
+
 		if (only >= 0 && t != only)
 			continue;
 		if (mode == SET) {
 			s->fsel[t].user_set = true;
 			s->fsel[t].wildcard = only < 0;
-			s->fsel[t].set = set;
+			s->fsel[t].set = set & ok;
+		} else if (s->fsel[t].user_set) {
+			/* "-F comm -F +time": perf changes the list set before */
+			s->fsel[t].set = (s->fsel[t].set | (add & ok)) & ~del;
 		} else {
-			s->fsel[t].add |= add;
+			s->fsel[t].add |= add & ok;
 			s->fsel[t].del |= del;
 			s->fsel[t].add &= ~del;
 		}
