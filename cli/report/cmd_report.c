@@ -341,6 +341,10 @@ static int setup_and_read(struct report *r)
 			  r->input, pev_data_error(r->data));
 		return EXIT_ERROR;
 	}
+	/* perf 6.1: "Found %u unknown events!" (then it stops reading) */
+	if (r->st.unknown)
+		cli_warn("found %llu unknown events in '%s' (record type %u first) and skipped them; is this an older tool reading a file a newer one wrote?",
+			 (unsigned long long)r->st.unknown, r->input, r->st.unknown_type);
 	if (pev_profile_finish(r->prof) < 0) {
 		cli_error("out of memory");
 		return EXIT_ERROR;
@@ -402,7 +406,8 @@ int report_load(struct report *r, bool header_only)
 				  err[0] ? err : strerror(errno));
 		return EXIT_ERROR;
 	}
-	if (pev_data_recovered(r->data))
+	/* report itself says so after its output (cli_report_cut, exit 3) */
+	if (pev_data_recovered(r->data) && !r->cut_at_end)
 		cli_warn("'%s' was cut short (%s); the report shows the samples before the cut",
 			 r->input, pev_data_recovered(r->data));
 	if (r->symfs && !r->symfs[strspn(r->symfs, "/")])
@@ -491,6 +496,10 @@ static int report_run(struct report *r)
 		ret = EXIT_ERROR;
 	}
 out:
+	/* a file cut short: what it holds was reported, then one warning
+	 * saying what is missing, exit 3 (as script) */
+	if (ret == EXIT_OK && r->data)
+		ret = cli_report_cut(r->input, r->data);
 	report_release(r);
 	return ret;
 }
@@ -508,6 +517,7 @@ int cmd_report(int argc, char **argv)
 	r.branch_flag = -1;
 	r.gmin_percent = 0.5;
 	r.max_stack = cli_max_stack_default();
+	r.cut_at_end = true;
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },

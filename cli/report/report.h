@@ -51,6 +51,8 @@ struct report_stats {
 		uint64_t value[REPORT_MAX_COUNTERS];
 	} *threads;
 	size_t nthreads;
+	uint64_t unknown;		/* records of a type perfev does not know */
+	uint32_t unknown_type;		/* the first one's */
 	uint64_t *comp;			/* offsets + 1 of COMPRESSED records */
 	size_t ncomp, comp_cap;
 };
@@ -71,6 +73,7 @@ struct report {
 	const char *parent;		/* -p: regex of parent functions */
 	bool exclude_other;		/* -x */
 	bool mem_mode;			/* --mem-mode */
+	bool cut_at_end;		/* report: a cut file is said after the output */
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;
@@ -138,6 +141,9 @@ int report_load(struct report *r, bool header_only);
 void report_release(struct report *r);
 /* report_out.c */
 void report_print(struct report *r);
+/* Event i's name: the file's, or perf's evsel__name from its attr (buf)
+ * when the file has none; "unknown" for what perfev cannot name. */
+const char *report_event_name(struct report *r, size_t i, char *buf, size_t sz);
 /* The width entry e asks of key k's column (perf's hists__calc_col_len),
  * and its cell padded to w unless last (n bytes written into b). */
 int report_key_len(struct report *r, const struct pev_profile_entry *e,

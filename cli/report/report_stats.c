@@ -93,17 +93,25 @@ int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), vo
 	uint64_t n = 0;
 	int rc;
 
-	if (!r->stats && !r->threads)
-		return pev_profile_read(r->prof, r->data, progress, arg);
-	s->nevents = pev_decoder_nr_attrs(pev_data_decoder(r->data));
-	s->ev_samples = calloc(s->nevents ? s->nevents : 1, sizeof(*s->ev_samples));
-	if (!s->ev_samples)
-		return -12;
+	if (r->stats || r->threads) {
+		s->nevents = pev_decoder_nr_attrs(pev_data_decoder(r->data));
+		s->ev_samples = calloc(s->nevents ? s->nevents : 1, sizeof(*s->ev_samples));
+		if (!s->ev_samples)
+			return -12;
+	}
 	while ((rc = pev_data_next_ordered(r->data, &ev)) > 0) {
 		const struct pev_record *rec = &ev.rec;
 
 		if (progress && !(++n & 0xffff))
 			progress(ev.offset, arg);
+		/* perf 6.1 counts them (nr_unknown_events) and stops */
+		if (!pev_record_type_name(rec->type) && !s->unknown++)
+			s->unknown_type = rec->type;
+		if (!r->stats && !r->threads) {
+			if (!ev.decode_error && (rc = pev_profile_add(r->prof, rec)) < 0)
+				return rc;
+			continue;
+		}
 		if (rec->type < STATS_MAX) {
 			s->nr[0]++;
 			s->nr[rec->type]++;
@@ -152,10 +160,11 @@ void report_print_stats(struct report *r)
 	print_counts(o, s->nr, s->nr[0]);
 	for (size_t i = 0; i < s->nevents; i++) {
 		uint64_t nr[STATS_MAX] = { 0 };
-		const char *name = pev_data_event_name(r->data, i);
+		char nbuf[128];
+		const char *name = report_event_name(r, i, nbuf, sizeof(nbuf));
 
 		nr[PERF_RECORD_SAMPLE] = s->ev_samples[i];
-		fprintf(o, "%s stats:\n", name ? name : "unknown");
+		fprintf(o, "%s stats:\n", name);
 		print_counts(o, nr, 0);
 	}
 }
