@@ -514,38 +514,39 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 	fprintf(r->out, "%s\n", line);
 }
 
-/* One random line of perf's tips, as perf report prints it. */
+/* perf report ends with a random line of perf's tips.txt, "Tip: "
+ * before it; perfev's tips name perfev's commands and options (each one
+ * exists: compat/report_tip checks them against --list-cmds and
+ * --list-opts). */
+static const char *const tips[] = {
+	"For a higher level overview, try: perfev report --sort comm,dso",
+	"Compare performance results with: perfev diff [<old file> <new file>]",
+	"Boolean options have negative forms, e.g.: perfev report --no-children",
+	"Customize output of perfev script with: perfev script --fields event,ip,sym",
+	"To record callchains for each sample: perfev record -g",
+	"To see callchains in a more compact form: perfev report -g folded",
+	"Show individual samples with: perfev script",
+	"Show the file's header (host, CPUs, command line): perfev report --header-only",
+	"Draw the profile as a flame graph in your browser: perfev flamegraph",
+	"Count events exactly, without sampling: perfev stat -- <command>",
+	"List the events this machine can count: perfev list",
+	"Show the number of samples of each entry: perfev report --show-nr-samples",
+	"Look at the second tenth of the recording: perfev report --time 10%/2",
+	"Sort by source line: perfev report --sort srcline",
+	"Profile the whole system: perfev record --all-cpus -- sleep 5",
+	"Record to a pipe and report from it: perfev record --output - -- <command> | perfev report",
+	"Count the records of each type in a file: perfev report --stats",
+	"Hide the entries below 1%: perfev report --percent-limit 1",
+	"Convert a recording for other tools: perfev convert --to folded",
+	"Record where a program waits as well as where it runs: perfev record --off-cpu",
+	"Report a few commands only: perfev report --comms <comm>[,<comm>...]",
+	"Take a recording to another machine with its binaries: perfev archive",
+};
+
 static void print_tip(struct report *r)
 {
-	static const char *const paths[] = {
-		"/usr/share/doc/linux-perf/tips.txt",
-		"/usr/share/doc/perf-tip/tips.txt",
-		"/usr/share/doc/perf/tips.txt", NULL,
-	};
-	char *lines[512];
-	size_t n = 0;
-
-	for (size_t i = 0; paths[i] && !n; i++) {
-		FILE *f = fopen(paths[i], "r");
-		char buf[1024];
-
-		if (!f)
-			continue;
-		while (n < 512 && fgets(buf, sizeof(buf), f)) {
-			buf[strcspn(buf, "\n")] = 0;
-			if (buf[0] && (lines[n] = strdup(buf)))
-				n++;
-		}
-		fclose(f);
-	}
-	if (n) {
-		srand((unsigned)time(NULL) ^ (unsigned)getpid());
-		fprintf(r->out, "#\n# (%s)\n#\n", lines[(size_t)rand() % n]);
-	} else {
-		fprintf(r->out, "#\n# (%s)\n#\n", "Cannot load tips.txt file, please install perf!");
-	}
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
+	srand((unsigned)time(NULL) ^ (unsigned)getpid());
+	fprintf(r->out, "#\n# (Tip: %s)\n#\n", tips[(size_t)rand() % (sizeof(tips) / sizeof(tips[0]))]);
 }
 
 void report_print(struct report *r)
