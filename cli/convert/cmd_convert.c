@@ -4,6 +4,7 @@
  * lines (modelled on `perf data convert`).  The loading is here; each
  * format is a writer of its own (cli/convert_<fmt>.c). */
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -92,12 +93,20 @@ static int close_output(struct conv *c, int ret)
 
 	if (c->out != stdout)
 		bad = fclose(c->out) || bad;
-	c->out = NULL;
 	if (bad && ret == EXIT_OK) {
-		if (err != EPIPE)
+		if (err != EPIPE && c->out == stdout)
+			cli_error("cannot write the output: %s", strerror(err));
+		else if (err != EPIPE)
 			cli_error("cannot write '%s': %s", c->out_name, strerror(err));
 		ret = EXIT_ERROR;
 	}
+	if (bad && c->out == stdout) {
+		/* said once: what stdout still holds is dropped, so that
+		 * main's last flush does not say it again */
+		__fpurge(stdout);
+		clearerr(stdout);
+	}
+	c->out = NULL;
 	/* what was written: only once it is known to be written */
 	if (ret == EXIT_OK && !c->quiet && c->summary[0])
 		fprintf(stderr, "perfev: %s\n", c->summary);

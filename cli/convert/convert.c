@@ -41,9 +41,7 @@ static int open_input(struct conv *c)
 			cli_error("cannot read '%s': %s", c->input, err[0] ? err : strerror(errno));
 		return EXIT_ERROR;
 	}
-	if (pev_data_recovered(c->data))
-		cli_warn("'%s' was cut short (%s); the output has the samples before the cut",
-			 c->input, pev_data_recovered(c->data));
+	/* a file cut short: one warning, cli_report_cut's, once it is read */
 	if (c->symfs && !c->symfs[strspn(c->symfs, "/")])
 		c->symfs = NULL;	/* perf: --symfs / is the root */
 	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = c->kallsyms,

@@ -478,8 +478,8 @@ int conv_write_chrome(struct conv *c)
 	}
 	fputs("}}\n", o);
 	if (!c->quiet && !err && !ferror(c->out))
-		conv_summary(c, "%zu threads, %zu stack frames, %zu on-CPU slices written to '%s'",
-			nt, st.stacks.n, slices, c->out_name);
+		conv_summary(c, "wrote %zu thread%s (%zu stack frames, %zu on-CPU slices) to %s",
+			nt, nt == 1 ? "" : "s", st.stacks.n, slices, c->out_name);
 	ch_release(&st);
 	for (size_t i = 0; sp && i < nt; i++)
 		free(sp[i].v);

@@ -380,7 +380,7 @@ int conv_write_firefox(struct conv *c)
 		return EXIT_ERROR;
 	}
 	if (!c->quiet && !ferror(c->out))
-		conv_summary(c, "%zu threads, %zu libraries written to '%s'", nt,
-			libs.n, c->out_name);
+		conv_summary(c, "wrote %zu thread%s (%zu libraries) to %s", nt,
+			nt == 1 ? "" : "s", libs.n, c->out_name);
 	return EXIT_OK;
 }

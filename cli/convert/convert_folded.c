@@ -278,7 +278,7 @@ int conv_write_folded(struct conv *c)
 		j = e;
 	}
 	if (!c->quiet)
-		conv_summary(c, "wrote %zu stacks (%" PRIu64 " %s) to %s\n", shown, total,
+		conv_summary(c, "wrote %zu stacks (%" PRIu64 " %s) to %s", shown, total,
 			c->value == CONV_VALUE_PERIOD ? "period" : "samples", c->out_name);
 	ret = EXIT_OK;
 	goto out;

@@ -280,7 +280,7 @@ int conv_write_html(struct conv *c)
 		for (unsigned s = 0; s < t.nseries; s++)
 			if (!diff || s >= t.nseries / 2)
 				total += t.totals[s];
-		conv_summary(c, "wrote a flame graph of %zu frames, %zu functions (%" PRIu64 " %s) to %s\n",
+		conv_summary(c, "wrote a flame graph of %zu frames, %zu functions (%" PRIu64 " %s) to %s",
 			t.nnodes - 1, t.nfuncs, total, unit_name(c), c->out_name);
 	}
 	ret = EXIT_OK;

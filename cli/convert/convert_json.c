@@ -508,7 +508,7 @@ int conv_write_json(struct conv *c)
 	if (ret != EXIT_OK)
 		return ret;
 	if (!c->quiet)
-		conv_summary(c, "wrote %" PRIu64 " records (%" PRIu64 " samples) to %s\n",
+		conv_summary(c, "wrote %" PRIu64 " records (%" PRIu64 " samples) to %s",
 			j.records, j.samples, c->out_name);
 	return EXIT_OK;
 }

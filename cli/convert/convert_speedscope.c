@@ -164,8 +164,8 @@ int conv_write_speedscope(struct conv *c)
 	fwrite(text, 1, len, o);
 	fputs("]}\n", o);
 	if (!c->quiet && !ferror(c->out))
-		conv_summary(c, "%zu threads, %zu frames written to '%s'", nt, fr.n,
-			c->out_name);
+		conv_summary(c, "wrote %zu thread%s (%zu frames) to %s", nt,
+			nt == 1 ? "" : "s", fr.n, c->out_name);
 	free(text);
 	ss_frames_release(&fr);
 	conv_threads_free(th, nt);
