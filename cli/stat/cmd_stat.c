@@ -133,7 +133,10 @@ static int unsupported_opts(const struct stat_args *a)
 }
 
 /* -g, --all-user, --all-kernel: change the parsed events as perf does
- * (its names stay as written). */
+ * (its names stay as written).  A period= or freq= term is dropped, as
+ * perf stat drops it (create_perf_stat_counter): a counting event given
+ * a period would become a sampling one, its timer firing every period
+ * (cpu-clock/period=100/ slowed the workload 14 times). */
 static void adjust_events(const struct stat_args *a, struct pev_evlist *evl)
 {
 	size_t n = pev_evlist_count(evl);
@@ -141,6 +144,8 @@ static void adjust_events(const struct stat_args *a, struct pev_evlist *evl)
 	for (size_t i = 0; i < n; i++) {
 		struct pev_event *e = pev_evlist_event(evl, i);
 		struct perf_event_attr *at = &e->attr.attr;
+		at->sample_period = 0;
+		at->freq = 0;
 		if (a->group) {
 			e->leader = 0;
 			e->group_size = i ? 0 : (int)n;
@@ -243,6 +248,16 @@ static int parse_events(struct stat_args *a, struct pev_evlist *evl)
 		if (r == 0 && stat_tool_units(evl, from) < 0) {
 			cli_error("out of memory");
 			return -1;
+		}
+		/* perf refuses freq= when counting (a period= is dropped,
+		 * adjust_events) */
+		for (size_t k = from; r == 0 && k < pev_evlist_count(evl); k++) {
+			if (pev_evlist_event(evl, k)->attr.attr.freq) {
+				fflush(stdout);
+				fprintf(stderr, "perfev: error: invalid event '%s'\n"
+					"'freq' is not usable in 'perfev stat'\n", specs[i]);
+				return -1;
+			}
 		}
 		if (r < 0) {
 			stat_tool_error_pos(&ed, &err);
