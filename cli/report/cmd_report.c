@@ -260,7 +260,7 @@ static int setup_and_read(struct report *r)
 			}
 		}
 	}
-	struct pev_chain_opts copts = { .size = sizeof(copts) };
+	struct pev_chain_opts copts = { .size = sizeof(copts), .no_inline = !r->inline_on };
 	struct pev_profile_opts popts = { .size = sizeof(popts) };
 
 	bool parent = false;
@@ -300,6 +300,8 @@ static int setup_and_read(struct report *r)
 	popts.order = r->gorder;
 	popts.match = r->gkey;
 	popts.max_stack = (unsigned)r->max_stack;
+	popts.hide_unresolved = r->hide_unresolved;
+	popts.full_srcpath = r->full_source_path;
 	popts.filter = r->filter;
 	popts.time_quantum = 100000000;	/* perf's default --time-quantum 100ms */
 	const struct pev_data_features *tf = pev_data_features(r->data);
@@ -310,6 +312,12 @@ static int setup_and_read(struct report *r)
 			r->cpu_socket[i] = (int32_t)tf->topo_cpus[i].socket_id;
 		popts.cpu_socket = r->cpu_socket;
 		popts.nr_cpu_socket = r->cpu_socket ? tf->nr_topo_cpus : 0;
+	}
+	/* perf's --socket-filter: entries of other sockets hidden (a file
+	 * without a topology has no socket) */
+	if (r->socket_filter >= 0) {
+		popts.socket_filter_on = true;
+		popts.socket_filter = r->socket_filter;
 	}
 	r->prof = pev_profile_new(r->machine, r->chain, pev_data_decoder(r->data), &popts);
 	if (!r->prof) {
@@ -518,6 +526,8 @@ int cmd_report(int argc, char **argv)
 	r.gmin_percent = 0.5;
 	r.max_stack = cli_max_stack_default();
 	r.cut_at_end = true;
+	r.inline_on = true;
+	r.socket_filter = -1;
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },
@@ -549,6 +559,9 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 0, "kallsyms", &r.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
 		{ OPT_STRING, 'k', "vmlinux", &r.vmlinux, "file", "kernel symbols from this vmlinux (ELF) only", NULL, 0 },
 		{ OPT_STRING, 0, "symfs", &r.symfs, "directory", "look for the programs, libraries and their debug files under this directory", NULL, 0 },
+		{ OPT_BOOL, 0, "inline", &r.inline_on, NULL, "the inline frames DWARF gives in call chains (default; --no-inline: none)", NULL, 0 },
+		{ OPT_BOOL, 0, "full-source-path", &r.full_source_path, NULL, "srclines with the source file's full path", NULL, 0 },
+		{ OPT_INT, 0, "samples", &r.samples, "n", "samples kept per entry for perf's TUI browser (accepted; no effect on text)", NULL, 0 },
 		{ OPT_BOOL, 0, "no-pager", &r.no_pager, NULL, "do not page the output on a terminal", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &r.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },
@@ -559,6 +572,9 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 'd', "dsos", &r.fopts.dso, "dso[,dso...]", "only these DSOs", NULL, 0 },
 		{ OPT_STRING, 'S', "symbols", &r.fopts.symbols, "symbol[,symbol...]", "only these symbols", NULL, 0 },
 		{ OPT_STRING, 'C', "cpu", &r.fopts.cpu, "cpu", "only these CPUs: 0-3,6", NULL, 0 },
+		{ OPT_BOOL, 'U', "hide-unresolved", &r.hide_unresolved, NULL, "only samples whose address has a symbol (and chain frames with one)", NULL, 0 },
+		{ OPT_STRING, 0, "symbol-filter", &r.symbol_filter, "str", "only entries whose symbol name holds this text", NULL, 0 },
+		{ OPT_INT, 0, "socket-filter", &r.socket_filter, "n", "only entries of samples on this processor socket", NULL, 0 },
 		{ OPT_STRING, 0, "time", &r.fopts.time, "str", "time span: start,stop in seconds, or percent ranges 10%, 10%/2, 0%-10%", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};

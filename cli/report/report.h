@@ -74,6 +74,12 @@ struct report {
 	bool exclude_other;		/* -x */
 	bool mem_mode;			/* --mem-mode */
 	bool cut_at_end;		/* report: a cut file is said after the output */
+	bool inline_on;			/* --inline (default) / --no-inline */
+	bool hide_unresolved;		/* -U */
+	bool full_source_path;		/* --full-source-path */
+	const char *symbol_filter;	/* --symbol-filter: a part of the name */
+	int socket_filter;		/* --socket-filter, -1: none */
+	int samples;			/* --samples: perf's TUI only */
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;
@@ -141,6 +147,8 @@ int report_load(struct report *r, bool header_only);
 void report_release(struct report *r);
 /* report_out.c */
 void report_print(struct report *r);
+/* Entry e is not shown: filtered, or outside --symbol-filter */
+bool report_hidden(const struct report *r, const struct pev_profile_entry *e);
 /* Event i's name: the file's, or perf's evsel__name from its attr (buf)
  * when the file has none; "unknown" for what perfev cannot name. */
 const char *report_event_name(struct report *r, size_t i, char *buf, size_t sz);

@@ -247,7 +247,7 @@ void report_json(struct report *r)
 			const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
 			uint64_t v = r->cumulate ? e->acc_period : e->period;
 
-			if (e->filtered)
+			if (report_hidden(r, e))
 				continue;
 			if (r->percent_limit > 0 && total &&
 			    (float)(100.0 * (double)v / (double)total) < (float)r->percent_limit)

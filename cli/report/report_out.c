@@ -172,6 +172,20 @@ int report_key_len(struct report *r, const struct pev_profile_entry *e,
 	return l;
 }
 
+bool report_hidden(const struct report *r, const struct pev_profile_entry *e)
+{
+	/* perf's hists__filter_by_symbol: an entry without a symbol too */
+	if (e->filtered)
+		return true;
+	if (!r->symbol_filter)
+		return false;
+	if (!e->frame || !e->frame->sym)
+		return true;
+	/* an inline entry's symbol is the inlined function's */
+	return !strstr(e->frame->inline_name ? e->frame->inline_name : e->frame->sym->name,
+		       r->symbol_filter);
+}
+
 static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		     const char *header)
 {
@@ -182,7 +196,7 @@ static int key_width(struct report *r, size_t ev, enum pev_sort_key k,
 		const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
 		int l;
 
-		if (e->filtered)
+		if (report_hidden(r, e))
 			continue;
 		l = report_key_len(r, e, k);
 		if (l > w)
@@ -598,13 +612,21 @@ void report_print(struct report *r)
 			if (v > 1000) { v /= 1000; unit = 'K'; }
 			if (v > 1000) { v /= 1000; unit = 'M'; }
 			if (v > 1000) { v /= 1000; unit = 'G'; }
-			fprintf(o, "# Samples: %" PRIu64 "%c of event '%s'\n", v, unit, name);
+			fprintf(o, "# Samples: %" PRIu64 "%c of event '%s'", v, unit, name);
+			/* perf names the --time it was given */
+			if (r->fopts.time)
+				fprintf(o, " (time slices: %s)", r->fopts.time);
+			fputc('\n', o);
 			if (r->mem_mode)	/* perf's sort order, ipc_null added */
 				fprintf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s%s\n#\n",
 					total, r->sort ? r->sort : REPORT_MEM_SORT,
 					r->sort && strstr(r->sort, "symbol") ? ",ipc_null" : "");
 			else
-				fprintf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+				fprintf(o, "# Event count (approx.): %" PRIu64 "\n", total);
+			if (!r->mem_mode && r->socket_filter >= 0)
+				fprintf(o, "# Processor Socket: %d\n", r->socket_filter);
+			if (!r->mem_mode)
+				fputs("#\n", o);
 		}
 		compute_widths(r, ev);
 		if (!r->quiet)
@@ -615,7 +637,7 @@ void report_print(struct report *r)
 			const struct pev_profile_entry *e = pev_profile_entry(r->prof, ev, i);
 			uint64_t v = r->cumulate ? e->acc_period : e->period;
 
-			if (e->filtered)
+			if (report_hidden(r, e))
 				continue;
 			if (r->percent_limit > 0 && (float)pct(v, total) < (float)r->percent_limit)
 				continue;

@@ -173,6 +173,18 @@ struct pev_profile_opts {
 	 * the order they came), for the views that need every sample and
 	 * its stack: pev_profile_samples.  Not in branch mode. */
 	bool keep_samples;
+	/* perf's -U/--hide-unresolved: a sample whose own address has no
+	 * symbol is left out (not counted), and so are the frames of a
+	 * chain that have none. */
+	bool hide_unresolved;
+	/* perf's --full-source-path: srclines (and srcfiles) name the
+	 * source file by its full path, not its base name. */
+	bool full_srcpath;
+	/* perf's --socket-filter: with socket_filter_on, a sample whose CPU
+	 * is not on socket socket_filter (cpu_socket; a sample without a
+	 * CPU is on none) is rejected as the filter's are (see filter). */
+	bool socket_filter_on;
+	int32_t socket_filter;
 };
 
 /* A sample kept with opts.keep_samples: its frames are the profile's own

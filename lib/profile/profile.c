@@ -228,9 +228,14 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 	}
 	if (scratch_room(p, (size_t)n))
 		return -ENOMEM;
+	long k = 0;
+
 	for (long j = first; j < n; j++) {
 		const struct pev_frame *f = &fr[j];
 		bool kip = p->frame_ip || !f->loc.sym;
+
+		if (p->opts.hide_unresolved && !f->loc.sym)
+			continue;	/* perf's -U */
 		int64_t id = pev__pf_frame_get(p, f->loc.dso, f->loc.sym, f->inline_name,
 				       kip ? f->ip : 0, f->ip, f->loc.map_ip,
 				       f->loc.dso ? pev__pf_level_of(f->cpumode, f->loc.kernel) : 0);
@@ -240,9 +245,9 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 		pev__pf_set_map_size(p, (uint32_t)id, &f->loc);
 		if (f->call_file && pev__pf_set_call_line(p, (uint32_t)id, f))
 			return -ENOMEM;
-		p->scratch[j - first] = (uint32_t)id;
+		p->scratch[k++] = (uint32_t)id;
 	}
-	return chain_get(p, p->scratch, (uint32_t)(n - first));
+	return k ? chain_get(p, p->scratch, (uint32_t)k) : UINT32_MAX;
 }
 
 static int add_sample(struct pev_profile *p, const struct pev_record *rec)
@@ -323,6 +328,13 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			}
 		}
 	}
+	/* perf's -U: a sample without a symbol is not counted at all */
+	if (p->opts.hide_unresolved && !loc.sym)
+		return 0;
+	/* perf's --socket-filter: the entry of another socket is hidden */
+	if (p->opts.socket_filter_on)
+		filtered = !(s->fields & PERF_SAMPLE_CPU) || s->cpu >= p->opts.nr_cpu_socket ||
+			   p->opts.cpu_socket[s->cpu] != p->opts.socket_filter;
 	if (flt) {	/* pid and tid lists need nothing resolved */
 		struct pev_filter_sample fs = {
 			.time = s->time, .cpu = s->cpu,
@@ -334,7 +346,7 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			.ip = s->ip,
 		};
 
-		filtered = pev_filter_match(flt, &fs) != 0;
+		filtered |= pev_filter_match(flt, &fs) != 0;
 	}
 	const char *parent = chain != UINT32_MAX ? p->chains[chain].parent : NULL;
 

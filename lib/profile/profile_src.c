@@ -39,7 +39,7 @@ static const char *srcline_at(struct pev_profile *p, const struct pev_profile_fr
 	/* addr2line's answer ("??:0" from "??:?", ":0" from an empty file
 	 * symbol), else perf's own fallback */
 	if (src && pev_srclines_addr2line(p->srclines, src, vaddr, &file, &line) == 1) {
-		const char *base = strrchr(file, '/');
+		const char *base = p->opts.full_srcpath ? NULL : strrchr(file, '/');
 
 		snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
 	} else if (f->sym) {

@@ -96,7 +96,7 @@ none() {
 
 only 'perfev rep' report
 has 'perfev ' record stat report script list diff convert
-only 'perfev report --so' --sort
+only 'perfev report --sor' --sort
 has 'perfev report --' --input --sort --fields --call-graph --no-pager
 has 'perfev stat -' --event --repeat --all-cpus
 # perf's sort keys (perf-report(1))
