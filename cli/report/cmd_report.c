@@ -559,6 +559,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 0, "kallsyms", &r.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
 		{ OPT_STRING, 'k', "vmlinux", &r.vmlinux, "file", "kernel symbols from this vmlinux (ELF) only", NULL, 0 },
 		{ OPT_STRING, 0, "symfs", &r.symfs, "directory", "look for the programs, libraries and their debug files under this directory", NULL, 0 },
+		{ OPT_STRING, 't', "field-separator", &r.field_sep, "separator", "separate the columns with this text (no padding of numbers, no dotted line)", NULL, 0 },
 		{ OPT_BOOL, 0, "inline", &r.inline_on, NULL, "the inline frames DWARF gives in call chains (default; --no-inline: none)", NULL, 0 },
 		{ OPT_BOOL, 0, "full-source-path", &r.full_source_path, NULL, "srclines with the source file's full path", NULL, 0 },
 		{ OPT_INT, 0, "samples", &r.samples, "n", "samples kept per entry for perf's TUI browser (accepted; no effect on text)", NULL, 0 },

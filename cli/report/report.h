@@ -80,6 +80,7 @@ struct report {
 	const char *symbol_filter;	/* --symbol-filter: a part of the name */
 	int socket_filter;		/* --socket-filter, -1: none */
 	int samples;			/* --samples: perf's TUI only */
+	const char *field_sep;		/* -t: between the columns */
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;

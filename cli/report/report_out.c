@@ -240,12 +240,17 @@ static void print_headers(struct report *r)
 		if (c->elided)
 			continue;
 		if (!first)
-			fputs("  ", o);
+			fputs(r->field_sep ? r->field_sep : "  ", o);
 		first = false;
 		if (c->kind == C_KEY || c->kind == C_IPC_NULL || c->kind == C_IPC_LBR)
 			fprintf(o, "%-*.*s", c->width, c->width, c->name);
 		else
 			fprintf(o, "%*s", c->width, c->name);
+	}
+	/* -t: no dotted line */
+	if (r->field_sep) {
+		fputc('\n', o);
+		return;
 	}
 	fputs("\n# ", o);
 	first = true;
@@ -464,9 +469,15 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 
 		if (c->elided)
 			continue;
-		n = snprintf(line + len, room, "  ");
+		/* -t: the separator between the cells, none before the first */
+		if (r->field_sep)
+			n = len ? snprintf(line + len, room, "%s", r->field_sep) : 0;
+		else
+			n = snprintf(line + len, room, "  ");
 		len += (size_t)n;
 		room -= (size_t)n;
+		size_t cell = len;
+
 		switch (c->kind) {
 		case C_CHILDREN:	/* perf's hpp__fmt_acc: N/A without children */
 			if (!r->cumulate)
@@ -523,6 +534,25 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 		if (n < 0)
 			n = 0;
 		len += (size_t)n < room ? (size_t)n : room - 1;
+		/* -t: the separator's first character in a key's cell
+		 * becomes '.' (perf's repsep_snprintf) */
+		if (r->field_sep && *r->field_sep && c->kind == C_KEY)
+			for (size_t k = cell; k < len; k++)
+				if (line[k] == *r->field_sep)
+					line[k] = '.';
+		/* -t: a number is one space and its digits, left-aligned in
+		 * its column (perf's hpp__fmt with a field separator) */
+		if (r->field_sep && c->kind != C_KEY && c->kind != C_IPC_NULL &&
+		    c->kind != C_IPC_LBR && c->kind != C_DROPPED) {
+			char num[64];
+			size_t sp = strspn(line + cell, " ");
+
+			snprintf(num, sizeof(num), " %.*s", (int)(len - cell - sp), line + cell + sp);
+			len = cell + (size_t)snprintf(line + cell, sizeof(line) - cell, "%-*s",
+						      c->width, num);
+			if (len >= sizeof(line))
+				len = sizeof(line) - 1;
+		}
 	}
 	line[len] = 0;
 	fprintf(r->out, "%s\n", line);

@@ -21,8 +21,10 @@ static const char prog_src[] =
 static const char *const sys_modes[] = {
 	"-U", "-U --no-children", "-U -g caller", "--hide-unresolved -n --sort dso,sym",
 	"--symbol-filter=_", "--symbol-filter=lock --no-children", "--symbol-filter=e -g caller",
-	"--socket-filter 0", "--socket-filter 1", "--socket-filter 0 --sort socket,comm --no-children",
-	"--samples 7", "--time 40%", "--time 10%/2 --no-children", NULL,
+	"--socket-filter 0", "--socket-filter 1", "--socket-filter 0 --sort socket,comm --no-children -g none",
+	"--samples 7", "--time 40%", "--time 10%/2 --no-children",
+	"-t ,", "-t , --no-children -g none", "-t '|' -n", "--field-separator=';' --show-total-period --no-children",
+	"-t , -F overhead,sample,period,pid --sort pid", "-t ,, --sort dso,sym -g caller", NULL,
 };
 
 static const char *const dwarf_modes[] = {
