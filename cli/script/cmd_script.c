@@ -4,6 +4,7 @@
  * request, or a raw dump. */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,23 @@ static int opt_fields(const struct opt *o, const char *arg, void *ctx)
 
 	(void)o;
 	return script_fields_parse(s, arg) < 0 ? -1 : 0;
+}
+
+/* perf's --call-trace (parse_call_trace): instruction traces decoded as
+ * calls; here, as in perf on a file without one, what remains is its
+ * field list "-ip,-addr,-event,-period,+callindent", --ns and DSO names
+ * padded to 50 */
+static int opt_call_trace(const struct opt *o, const char *arg, void *ctx)
+{
+	struct script *s = ctx;
+
+	(void)o;
+	(void)arg;
+	if (script_fields_parse(s, "-ip,-addr,-event,-period,+callindent") < 0)
+		return -1;
+	s->opt.ns = true;
+	s->opt.dso_pad = 50;
+	return 0;
 }
 
 static void set_build_ids(struct script *s)
@@ -72,10 +90,52 @@ static bool tod_possible(struct script *s)
 	return true;
 }
 
+/* --per-event-dump's end: each file flushed and closed, and perf's line
+ * per event on stdout, whose size is what perf's stdio had written when
+ * it looked (whole blocks of the file's st_blksize: fstat before fclose).
+ * EXIT_OK, or EXIT_ERROR after the error line. */
+static int dump_close_all(struct script *s)
+{
+	int ret = EXIT_OK;
+
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct script_event *ev = &s->events[i];
+		struct stat st;
+		uint64_t size = 0;
+
+		if (!ev->dump.buf)
+			continue;
+		so_flush(&ev->dump);
+		if (ev->dump.err && ret == EXIT_OK) {
+			cli_error("cannot write '%s': %s", ev->dump_path, strerror(-ev->dump.err));
+			ret = EXIT_ERROR;
+		}
+		if (!fstat(ev->dump.fd, &st)) {
+			uint64_t blk = st.st_blksize > 0 ? (uint64_t)st.st_blksize : 8192;
+
+			size = (uint64_t)st.st_size - (uint64_t)st.st_size % blk;
+		}
+		if (close(ev->dump.fd) && ret == EXIT_OK) {
+			cli_error("cannot write '%s': %s", ev->dump_path, strerror(errno));
+			ret = EXIT_ERROR;
+		}
+		so_release(&ev->dump);
+		so_printf(&s->out, "[ perf script: Wrote %.3f MB %s (%llu samples) ]\n",
+			  (double)size / 1024.0 / 1024.0, ev->dump_path,
+			  (unsigned long long)ev->dump_samples);
+	}
+	return ret;
+}
+
 static void handle(struct script *s, const struct pev_record *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
+		/* --graph-function shows the calls and returns decoded from
+		 * an instruction trace (perf's show_event: samples whose
+		 * flags say call or return); a perf.data sample has none */
+		if (s->opt.graph_function)
+			break;
 		if (script_filter_sample(s, rec))
 			script_print_sample(s, rec);
 		break;
@@ -126,7 +186,7 @@ static int run(struct script *s)
 	char title[320];
 	int rc;
 
-	if (s->opt.header) {
+	if (s->opt.header || s->opt.header_only) {
 		size_t hlen;
 		char *h = cli_header_text(s->data, s->opt.input, s->opt.show_info, &hlen);
 
@@ -137,6 +197,17 @@ static int run(struct script *s)
 		so_mem(&s->out, h, hlen);
 		free(h);
 	}
+	if (s->opt.header_only) {
+		so_flush(&s->out);
+		if (s->out.err && s->out.err != -EPIPE)
+			cli_error("cannot write the output: %s", strerror(-s->out.err));
+		return s->out.err ? EXIT_ERROR : EXIT_OK;
+	}
+	/* --per-event-dump: a file per event of the file, as perf opens
+	 * them before reading */
+	for (size_t i = 0; s->opt.per_event_dump && i < s->nr_events; i++)
+		if (s->events[i].ready && script_dump_open(s, i) < 0)
+			return EXIT_ERROR;
 	/* perf script does not page; its output streams, so the progress
 	 * line is for output that does not go to the terminal. */
 	snprintf(title, sizeof(title), "reading '%s'", s->opt.input);
@@ -157,11 +228,15 @@ static int run(struct script *s)
 		} else {
 			handle(s, &ev.rec);
 		}
-		if (s->out.err)
+		if (s->out.err || s->dump_failed)
 			break;
 	}
 	progress_done(&prog);
+	int dret = s->opt.per_event_dump ? dump_close_all(s) : EXIT_OK;
+
 	so_flush(&s->out);
+	if (s->dump_failed || dret != EXIT_OK)
+		return EXIT_ERROR;
 	if (s->out.err) {
 		if (s->out.err != -EPIPE)
 			cli_error("cannot write the output: %s", strerror(-s->out.err));
@@ -200,9 +275,15 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 'D', "dump-raw-trace", &s.opt.dump_raw, NULL, "dump every record (file order) with a hex dump", NULL, 0 },
 		{ OPT_BOOL, 'G', "hide-call-graph", &s.opt.hide_callchain, NULL, "do not print callchains", NULL, 0 },
 		{ OPT_INT, 0, "max-stack", &s.opt.max_stack, "n", "print at most n callchain entries (127)", NULL, 0 },
+		{ OPT_STRING, 0, "stop-bt", &s.opt.stop_bt, "symbol[,symbol...]", "end each call chain after a frame of these functions", NULL, 0 },
+		{ OPT_CALLBACK, 0, "call-trace", NULL, NULL, "calls from an instruction trace; without one: -F -ip,-addr,-event,-period,+callindent --ns", opt_call_trace, OPT_NOARG },
+		{ OPT_STRING, 0, "graph-function", &s.opt.graph_function, "symbol[,symbol...]", "only calls into these functions and their callees (instruction traces: no sample of other files)", NULL, 0 },
 		{ OPT_BOOL, 0, "inline", &s.opt.inline_frames, NULL, "print the inline frames DWARF gives (default; --no-inline leaves them out)", NULL, 0 },
 		{ OPT_BOOL, 0, "ns", &s.opt.ns, NULL, "times in nanoseconds", NULL, 0 },
+		{ OPT_BOOL, 0, "reltime", &s.opt.reltime, NULL, "times from the first record's (--time too)", NULL, 0 },
+		{ OPT_BOOL, 0, "deltatime", &s.opt.deltatime, NULL, "times from the previous record's", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &s.opt.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
+		{ OPT_STRING, 0, "symfs", &s.opt.symfs, "dir", "look for the DSOs and their debug files under dir", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },
 		{ OPT_STRING, 'c', "comms", &s.opt.filter.comm, "comm[,comm...]", "only samples of these comms (file://PATH: one a line)", NULL, 0 },
 		{ OPT_STRING, 0, "comm", &s.opt.filter.comm, "comm[,comm...]", NULL, NULL, OPT_HIDDEN },
@@ -213,6 +294,8 @@ int cmd_script(int argc, char **argv)
 		{ OPT_STRING, 0, "dsos", &s.opt.filter.dso, "dso[,dso...]", "only samples whose ip is in these DSOs", NULL, 0 },
 		{ OPT_STRING, 'S', "symbols", &s.opt.filter.symbols, "symbol[,symbol...]", "only samples whose ip is in these symbols (an entry 0xADDR matches the ip itself, as perf)", NULL, 0 },
 		{ OPT_BOOL, 0, "header", &s.opt.header, NULL, "print the file's header first", NULL, 0 },
+		{ OPT_BOOL, 0, "header-only", &s.opt.header_only, NULL, "print the file's header only", NULL, 0 },
+		{ OPT_BOOL, 0, "per-event-dump", &s.opt.per_event_dump, NULL, "samples of each event to INPUT.EVENT.dump", NULL, 0 },
 		{ OPT_BOOL, 'I', "show-info", &s.opt.show_info, NULL, "with --header: the CPU and NUMA topology, caches and memory nodes in full", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &s.opt.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
@@ -231,6 +314,10 @@ int cmd_script(int argc, char **argv)
 	char err[512] = "";
 	struct stat st;
 
+	if (s.opt.reltime && s.opt.deltatime) {
+		cli_error("--reltime and --deltatime cannot be used together; give one of them");
+		return EXIT_USAGE;
+	}
 	if (s.opt.max_stack < 0) {
 		cli_error("invalid --max-stack %d; give a number of entries, 0 or more",
 			  s.opt.max_stack);
@@ -264,7 +351,11 @@ int cmd_script(int argc, char **argv)
 				  err[0] ? err : strerror(errno));
 		return EXIT_ERROR;
 	}
-	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = s.opt.kallsyms };
+	/* perf: --symfs / is the root */
+	if (s.opt.symfs && !s.opt.symfs[strspn(s.opt.symfs, "/")])
+		s.opt.symfs = NULL;
+	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = s.opt.kallsyms,
+					    .symfs = s.opt.symfs };
 	int ret = EXIT_ERROR;
 
 	s.dec = pev_data_decoder(s.data);
@@ -312,8 +403,14 @@ out:
 	script_trace_release(&s);
 	script_src_release(&s);
 	script_insn_release(&s);
-	for (size_t i = 0; i < s.nr_events; i++)
+	for (size_t i = 0; i < s.nr_events; i++) {
 		free(s.events[i].owned);
+		free(s.events[i].dump_path);
+		if (s.events[i].dump.buf) {	/* an error ended the run */
+			close(s.events[i].dump.fd);
+			so_release(&s.events[i].dump);
+		}
+	}
 	free(s.events);
 	pev_chain_free(s.chain);
 	pev_machine_free(s.machine);

@@ -67,6 +67,10 @@ struct script_event {
 	bool callchain;		/* sample has CALLCHAIN and -G not given */
 	struct tep_event *tp;	/* tracepoint format, or NULL */
 	bool ready;
+	/* --per-event-dump: INPUT.EVENT.dump, what went to it */
+	struct obuf dump;
+	char *dump_path;
+	uint64_t dump_samples, dump_bytes;
 };
 
 struct script_opts {
@@ -81,6 +85,13 @@ struct script_opts {
 	struct pev_filter_opts filter;	/* --comm, --pid, --tid, -C, --time, ... */
 	bool header, show_info, force;
 	bool inline_frames;	/* --inline (default), --no-inline */
+	bool reltime, deltatime;	/* times from the first / the previous record */
+	bool header_only;	/* --header-only */
+	bool per_event_dump;	/* --per-event-dump */
+	const char *stop_bt;	/* --stop-bt: names, comma-separated */
+	const char *graph_function;	/* --graph-function */
+	int dso_pad;		/* --call-trace: DSO names padded to 50 */
+	const char *symfs;	/* --symfs */
 };
 
 struct script {
@@ -94,6 +105,9 @@ struct script {
 	struct script_event *events;
 	size_t nr_events;
 	int name_width;		/* computed at the first sample */
+	uint64_t initial_time;	/* --reltime: the first time printed (perf's) */
+	uint64_t previous_time;	/* --deltatime: the last time printed */
+	bool dump_failed;	/* --per-event-dump: a file could not be made */
 	int data_src_width;	/* perf: the longest data_src text so far */
 	struct tracefmt tf;	/* tracepoint formats */
 	/* -F as parsed: per perf type (0..5, 6 = other) */
@@ -131,6 +145,9 @@ void script_print_start(struct script *s, const struct script_event *ev,
 			const struct pev_sample_id *sid, uint32_t pid, uint32_t tid,
 			bool has_time, const struct pev_record *rec);
 
+/* script_extra.c: a DSO's name as perf prints it (padded by --call-trace) */
+void script_put_dso(const struct script *s, struct obuf *o, const struct pev_addr_loc *al);
+
 /* script_extra.c: the fields beyond the basic ones */
 void script_print_regs(struct script *s, const struct pev_regs *r);
 void script_print_brstack(struct script *s, const struct script_event *ev,
@@ -157,6 +174,10 @@ void script_src_release(struct script *s);
 void script_print_insn(struct script *s, uint64_t fields,
 		       const struct pev_addr_loc *al);
 void script_insn_release(struct script *s);
+
+/* script_sample.c: --per-event-dump's file for event idx; 0 or -1 after
+ * the error line (s->out.err set: the run stops) */
+int script_dump_open(struct script *s, size_t idx);
 
 /* script_side.c */
 void script_print_side(struct script *s, const struct pev_record *rec);

@@ -101,10 +101,28 @@ static void print_br_flags(struct obuf *o, uint64_t raw)
 	so_char(o, ' ');
 }
 
-static void print_dso_paren(struct obuf *o, const struct pev_addr_loc *al)
+void script_put_dso(const struct script *s, struct obuf *o, const struct pev_addr_loc *al)
+{
+	const char *name = al->dso ? pev_dso_name(al->dso) : "[unknown]";
+
+	if (!s->opt.dso_pad) {
+		so_str(o, name);
+		return;
+	}
+	/* perf's scnprintf_pad(buf, pad, "%s"): at most pad - 1 characters
+	 * of the name, then spaces to pad */
+	size_t n = strlen(name), pad = (size_t)s->opt.dso_pad;
+
+	if (n > pad - 1)
+		n = pad - 1;
+	so_mem(o, name, n);
+	so_spaces(o, pad - n);
+}
+
+static void print_dso_paren(struct script *s, struct obuf *o, const struct pev_addr_loc *al)
 {
 	so_char(o, '(');
-	so_str(o, al->dso ? pev_dso_name(al->dso) : "[unknown]");
+	script_put_dso(s, o, al);
 	so_char(o, ')');
 }
 
@@ -156,28 +174,28 @@ void script_print_brstack(struct script *s, const struct script_event *ev,
 			so_mem(o, " 0x", 3);
 			so_hex(o, from, 0);
 			if (dso)
-				print_dso_paren(o, &alf);
+				print_dso_paren(s, o, &alf);
 			so_mem(o, "/0x", 3);
 			so_hex(o, to, 0);
 			if (dso)
-				print_dso_paren(o, &alt);
+				print_dso_paren(s, o, &alt);
 		} else if (f & F_BRSTACKSYM) {
 			print_symoff(o, &alf);
 			if (dso)
-				print_dso_paren(o, &alf);
+				print_dso_paren(s, o, &alf);
 			so_char(o, '/');
 			print_symoff(o, &alt);
 			if (dso)
-				print_dso_paren(o, &alt);
+				print_dso_paren(s, o, &alt);
 		} else {
 			so_mem(o, " 0x", 3);
 			so_hex(o, dso_offset(&alf, from), 0);
 			if (dso)
-				print_dso_paren(o, &alf);
+				print_dso_paren(s, o, &alf);
 			so_mem(o, "/0x", 3);
 			so_hex(o, dso_offset(&alt, to), 0);
 			if (dso)
-				print_dso_paren(o, &alt);
+				print_dso_paren(s, o, &alt);
 		}
 		print_br_flags(o, br->entries[i].flags);
 	}

@@ -29,6 +29,94 @@ int script_filter_setup(struct script *s)
 	return 0;
 }
 
+/* seconds "S[.F]" (up to 9 decimals) as ns; false when it is not that */
+static bool parse_secs(const char *s, size_t n, uint64_t *ns)
+{
+	uint64_t v = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9' && digits < 9; i++, digits++)
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+	if (i != n || !n)
+		return false;
+	while (digits++ < 9)
+		frac *= 10;
+	*ns = v * 1000000000ull + frac;
+	return true;
+}
+
+/* --reltime with --time: perf 6.1 takes the times from the first sample's
+ * (the SAMPLE_TIME feature); each "START,STOP" is moved by it (an open
+ * end stays open).  A new string, NULL when a part is not seconds (the
+ * filter said why already) or on ENOMEM. */
+static char *shift_time(const char *spec, uint64_t first)
+{
+	size_t cap = strlen(spec) * 2 + 64, len = 0;
+	char *out = malloc(cap);
+	const char *p = spec;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (n) {
+			const char *comma = memchr(p, ',', n);
+			const char *sides[2] = { p, comma ? comma + 1 : p + n };
+			size_t lens[2] = { comma ? (size_t)(comma - p) : n,
+					   comma ? (size_t)(p + n - comma - 1) : 0 };
+
+			if (!comma) {
+				free(out);
+				return NULL;
+			}
+			for (int k = 0; k < 2; k++) {
+				uint64_t ns;
+
+				if (lens[k] && !parse_secs(sides[k], lens[k], &ns)) {
+					free(out);
+					return NULL;
+				}
+				if (len + 48 > cap) {
+					char *b = realloc(out, cap *= 2);
+
+					if (!b) {
+						free(out);
+						return NULL;
+					}
+					out = b;
+				}
+				if (lens[k])
+					len += (size_t)snprintf(out + len, cap - len, "%llu.%09llu",
+								(unsigned long long)((ns + first) / 1000000000ull),
+								(unsigned long long)((ns + first) % 1000000000ull));
+				if (!k)
+					out[len++] = ',';
+			}
+			p += n;
+		}
+		if (*p == ' ') {
+			if (len + 2 > cap) {
+				char *b = realloc(out, cap *= 2);
+
+				if (!b) {
+					free(out);
+					return NULL;
+				}
+				out = b;
+			}
+			out[len++] = ' ';
+			p++;
+		}
+		out[len] = 0;
+	}
+	out[len] = 0;
+	return out;
+}
+
 /* After the file is open: -C needs CPU in the samples (perf checks the
  * first event of each type), percent --time needs SAMPLE_TIME. */
 int script_filter_check_file(struct script *s)
@@ -52,6 +140,29 @@ int script_filter_check_file(struct script *s)
 					  s->opt.input);
 				return EXIT_ERROR;
 			}
+		}
+	}
+	if (s->opt.reltime && s->opt.filter.time && !strchr(s->opt.filter.time, '%')) {
+		struct pev_filter_opts o = s->opt.filter;
+		char *shifted;
+
+		if (!f || !f->first_sample_time) {
+			cli_error("'%s' has no first sample time (the SAMPLE_TIME feature), so --time cannot be taken from it with --reltime; record with a newer perf or perfev, or leave --reltime out",
+				  s->opt.input);
+			return EXIT_ERROR;
+		}
+		shifted = shift_time(o.time, f->first_sample_time);
+		if (!shifted) {
+			cli_error("out of memory");
+			return EXIT_ERROR;
+		}
+		o.time = shifted;
+		pev_filter_free(s->filter);
+		s->filter = pev_filter_new(&o, err, sizeof(err));
+		free(shifted);
+		if (!s->filter) {
+			cli_error("%s", err[0] ? err : strerror(errno));
+			return EXIT_ERROR;
 		}
 	}
 	if (pev_filter_needs_sample_time(s->filter) &&

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perfev script: printing samples the way perf script 6.1 does (the hot
  * path: every field is formatted by hand into the output buffer). */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/cli.h"
 #include "script/script.h"
 
 /* Debian's perf 6.1 prints "%5d" pid/tid columns (later perfs "%7d"). */
@@ -14,6 +18,19 @@
 static void print_time(struct script *s, uint64_t t)
 {
 	struct obuf *o = &s->out;
+
+	/* perf 6.1 (perf_sample__fprintf_start): from the first time
+	 * printed that is not 0, or from the time printed before */
+	if (s->opt.reltime) {
+		if (!s->initial_time)
+			s->initial_time = t;
+		t -= s->initial_time;
+	} else if (s->opt.deltatime) {
+		uint64_t prev = s->previous_time;
+
+		s->previous_time = t;
+		t = prev ? t - prev : 0;
+	}
 	uint64_t secs = t / 1000000000ull, ns = t % 1000000000ull;
 
 	so_u64(o, secs, 5);
@@ -118,7 +135,8 @@ void script_print_start(struct script *s, const struct script_event *ev,
 		print_time(s, has_time ? sid->time : 0);
 }
 
-static void print_sym(struct obuf *o, const struct pev_addr_loc *al, uint64_t f)
+static void print_sym(const struct script *s, struct obuf *o, const struct pev_addr_loc *al,
+		      uint64_t f)
 {
 	if (f & F_SYM) {
 		so_char(o, ' ');
@@ -134,9 +152,29 @@ static void print_sym(struct obuf *o, const struct pev_addr_loc *al, uint64_t f)
 	}
 	if (f & F_DSO) {
 		so_mem(o, " (", 2);
-		so_str(o, al->dso ? pev_dso_name(al->dso) : "[unknown]");
+		script_put_dso(s, o, al);
 		so_char(o, ')');
 	}
+}
+
+/* Whether name is one of list's comma-separated names (perf's strlist of
+ * --stop-bt) */
+static bool stop_here(const char *list, const char *name)
+{
+	size_t n;
+
+	if (!name)
+		return false;
+	n = strlen(name);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p += len;
+		p += *p == ',';
+	}
+	return false;
 }
 
 /* The sample's call chain (sampled, and unwound from a user stack dump),
@@ -169,13 +207,18 @@ static void print_callchain(struct script *s, const struct pev_sample *smp,
 				}
 			}
 		} else {
-			print_sym(o, al, f);
+			print_sym(s, o, al, f);
 		}
 		if (f & F_SRCLINE)
 			script_print_frame_srcline(s, &fr[i], "\n  ");
 		if (fr[i].inline_name)
 			so_mem(o, " (inlined)", 10);
 		so_char(o, '\n');
+		/* --stop-bt: the frame of a listed function ends the chain */
+		if (s->opt.stop_bt && stop_here(s->opt.stop_bt,
+						fr[i].inline_name ? fr[i].inline_name :
+						al->sym ? al->sym->name : NULL))
+			break;
 	}
 }
 
@@ -211,7 +254,7 @@ static void ensure_name_width(struct script *s)
 	s->name_width = w ? w : 1;
 }
 
-void script_print_sample(struct script *s, const struct pev_record *rec)
+static void print_sample(struct script *s, const struct pev_record *rec)
 {
 	const struct pev_sample *smp = &rec->u.sample;
 	struct obuf *o = &s->out;
@@ -257,7 +300,7 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 			struct pev_addr_loc dl;
 
 			resolve_addr_fb(s, smp->pid, smp->addr, cpumode, &dl);
-			print_sym(o, &dl, f);
+			print_sym(s, o, &dl, f);
 		}
 	}
 	if (f & F_DATA_SRC) {
@@ -279,7 +322,8 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 			  (uint32_t)smp->weight : smp->weight, 16);
 	if (f & F_INS_LAT)
 		so_u64(o, (uint16_t)(smp->weight >> 32), 16);
-	if (f & (F_IP | F_SYM | F_DSO)) {
+	/* perf prints sym, symoff and dso only with ip (process_event) */
+	if (f & F_IP) {
 		/* perf: with --max-stack 0 the unwinder fails on a sample
 		 * with a user stack dump, and the sample prints as one
 		 * without callchain. */
@@ -297,7 +341,7 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 			have_al = true;
 			if (f & F_IP)
 				so_hex(o, smp->ip, 16);
-			print_sym(o, &al, f);
+			print_sym(s, o, &al, f);
 			if (f & F_SRCLINE)
 				script_print_srcline(s, &al, "\n  ");
 		}
@@ -334,4 +378,50 @@ void script_print_sample(struct script *s, const struct pev_record *rec)
 			pev_machine_resolve(s->machine, smp->pid, smp->ip, cpumode, &al);
 		script_print_srccode(s, smp->tid, &al);
 	}
+}
+
+int script_dump_open(struct script *s, size_t idx)
+{
+	struct script_event *ev = &s->events[idx];
+	int fd;
+
+	if (asprintf(&ev->dump_path, "%s.%s.dump", s->opt.input, ev->name) < 0) {
+		ev->dump_path = NULL;
+		cli_error("out of memory");
+		s->dump_failed = true;
+		return -1;
+	}
+	fd = open(ev->dump_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0 || so_init(&ev->dump, fd) < 0) {
+		cli_error("cannot create '%s' (--per-event-dump): %s", ev->dump_path,
+			  strerror(fd < 0 ? errno : ENOMEM));
+		if (fd >= 0)
+			close(fd);
+		s->dump_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+void script_print_sample(struct script *s, const struct pev_record *rec)
+{
+	struct obuf keep;
+	size_t idx = (size_t)rec->attr_index;
+
+	if (!s->opt.per_event_dump) {
+		print_sample(s, rec);
+		return;
+	}
+	/* --per-event-dump: the event's own file (opened on its first
+	 * sample when the event came after the start: a pipe) */
+	if (rec->attr_index < 0 || script_event_setup(s, idx) < 0 || !s->events[idx].fields)
+		return;
+	if (!s->events[idx].dump.buf && script_dump_open(s, idx) < 0)
+		return;
+	keep = s->out;
+	s->out = s->events[idx].dump;
+	print_sample(s, rec);
+	s->events[idx].dump = s->out;
+	s->events[idx].dump_samples++;
+	s->out = keep;
 }

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perfev script's options that follow perf script 6.1, byte for byte
+ * against perf on files perf records here (tests/helpers/record_work with
+ * -g; two events; a program built here and moved under a --symfs
+ * directory):
+ *   --reltime (also with --time, whose times are then from the first
+ *   sample's, and with side-band records), --deltatime, both together
+ *   refused; --header-only (and -I); --per-event-dump (the INPUT.EVENT.dump
+ *   files byte for byte, and perf's "[ perf script: Wrote ... ]" lines);
+ *   --stop-bt; --call-trace (its field list, --ns, DSO names padded to 50)
+ *   and -F without ip (sym and dso print only with ip); --graph-function
+ *   (no sample of a file without an instruction trace is a call: none
+ *   prints, side-band records do); --symfs.
+ * Each option was unknown to perfev before (exit 2). */
+#include "testutil.h"
+#include "cliutil.h"
+
+#define PERF "/usr/bin/perf"
+
+static char dir[64], perfev[4096];
+
+static char *slurp_in_dir(const char *name, size_t *len)
+{
+	char p[160];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return t_slurp(p, len);
+}
+
+/* both tools with opts (in cwd DIR/cwd, env before the command): same
+ * stdout, both exit 0; perf's stdout holds needle */
+static void same_env(const char *env, const char *file, const char *opts, const char *needle)
+{
+	int rb = t_sh("cd %s/cwd && %s %s script -i %s %s > %s/b.txt 2>/dev/null", dir, env, PERF,
+		      file, opts, dir);
+	int ra = t_sh("cd %s/cwd && %s %s script -i %s %s > %s/a.txt 2> %s/a.err", dir, env,
+		      perfev, file, opts, dir, dir);
+	size_t la, lb, le, line, start;
+	char *a = slurp_in_dir("a.txt", &la), *b = slurp_in_dir("b.txt", &lb);
+	char *e = slurp_in_dir("a.err", &le);
+
+	CHECK_MSG(rb == 0, "%s: perf script exited %d", opts, rb);
+	CHECK_MSG(ra == 0, "%s: perfev script exited %d: %.300s", opts, ra, e ? e : "");
+	if (needle)
+		CHECK_MSG(b && strstr(b, needle), "%s: perf's output lacks '%s'", opts, needle);
+	if (a && b && t_first_diff(a, la, b, lb, &line, &start))
+		T_FAIL("%s: first difference on line %zu:\n  perfev: %.300s\n  perf:   %.300s", opts,
+		       line, a + start, b + start);
+	else if (a && b)
+		printf("%s: %zu bytes identical\n", opts, la);
+	free(a);
+	free(b);
+	free(e);
+}
+
+static void same(const char *file, const char *opts, const char *needle)
+{
+	same_env("", file, opts, needle);
+}
+
+/* --per-event-dump: stdout and every dump file alike */
+static void same_dump(const char *file, const char *opts, const char *const *events)
+{
+	char moved[4096];
+
+	t_sh("rm -f %s.*.dump", file);
+	CHECK_EQ_INT(t_sh("cd %s/cwd && %s script -i %s %s > %s/b.txt 2>/dev/null", dir, PERF, file,
+			  opts, dir), 0);
+	for (const char *const *e = events; *e; e++) {
+		snprintf(moved, sizeof(moved), "%s/perf.%s.dump", dir, *e);
+		CHECK_MSG(!t_sh("mv '%s.%s.dump' %s", file, *e, moved), "%s: perf wrote no %s.%s.dump",
+			  opts, file, *e);
+	}
+	same(file, opts, "[ perf script: Wrote ");
+	for (const char *const *e = events; *e; e++) {
+		snprintf(moved, sizeof(moved), "%s/perf.%s.dump", dir, *e);
+		if (t_sh("cmp -s '%s.%s.dump' %s", file, *e, moved))
+			T_FAIL("%s: %s.%s.dump is not perf's", opts, file, *e);
+		else
+			printf("%s: %s.%s.dump identical\n", opts, file, *e);
+	}
+}
+
+static const char prog_src[] =
+	"static volatile unsigned long sink;\n"
+	"__attribute__((noinline)) void symfs_spin(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }\n"
+	"int main(void) { for (int i = 0; i < 300; i++) symfs_spin(200000); return 0; }\n";
+
+int main(void)
+{
+	char f[128], two[128], work[600], rw[600], prog[160];
+	static const char *const one_event[] = { "cpu-clock", NULL };
+	static const char *const two_events[] = { "cpu-clock", "task-clock", NULL };
+
+	if (access(PERF, X_OK))
+		T_SKIP("%s is not installed", PERF);
+	if (t_sh("%s record -q -e cpu-clock -o /dev/null -- true > /dev/null 2>&1", PERF))
+		T_SKIP("perf record cannot sample cpu-clock here");
+	snprintf(rw, sizeof(rw), "%s/tests/helpers/record_work",
+		 getenv("PERFEV_BUILD") && *getenv("PERFEV_BUILD") ? getenv("PERFEV_BUILD") : "build");
+	if (!realpath(rw, work))
+		T_FATAL("the helper record_work is missing");
+	if (!realpath(t_perfev(), perfev))
+		T_FATAL("perfev binary %s is missing", t_perfev());
+	strcpy(dir, "/tmp/perfev-sopt-XXXXXX");
+	if (!mkdtemp(dir))
+		T_FATAL("mkdtemp");
+	CHECK_EQ_INT(t_sh("mkdir %s/cwd", dir), 0);
+
+	snprintf(f, sizeof(f), "%s/w.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 1000000 -o %s -- %s -m 150 >/dev/null 2>&1",
+			  PERF, f, work), 0);
+	/* times */
+	same(f, "--reltime", "     0.000000: ");
+	same(f, "--reltime --ns", "     0.000000000: ");
+	same(f, "--deltatime -F comm,tid,time,ip,sym", "     0.000000: ");
+	same(f, "--reltime -F comm,time --show-task-events --show-mmap-events", "PERF_RECORD_MMAP");
+	same(f, "--deltatime -F comm,time --show-task-events", "PERF_RECORD_COMM");
+	same(f, "--reltime --time 0.020,0.040", "     0.000000: ");
+	same(f, "--reltime --time ,0.030 -F time", "0.000000: ");
+	same(f, "--reltime --time '0.010,0.020 0.050,0.060' -F time", "0.000000: ");
+	CHECK_MSG(t_sh("%s script -i %s --reltime --deltatime > /dev/null 2>&1", PERF, f) != 0,
+		  "perf accepts --reltime --deltatime");
+	CHECK_EQ_INT(t_sh("%s script -i %s --reltime --deltatime > /dev/null 2>&1", perfev, f), 2);
+	/* the header */
+	same(f, "--header-only", "# captured on");
+	same(f, "--header-only -I", "# cpuid");
+	/* call chains */
+	same(f, "--stop-bt rw_level3", "rw_level3");
+	same(f, "--stop-bt rw_level5,rw_level2,main -F ip,sym", "rw_level5");
+	same(f, "--stop-bt no_such_function", "rw_main");
+	same(f, "--call-trace", NULL);
+	same(f, "--call-trace -F +ip", "rw_spin+0x");
+	same(f, "-F +ip,+dso --call-trace -G", NULL);
+	same(f, "--call-trace --show-task-events", "PERF_RECORD_COMM");
+	same(f, "-F comm,tid,sym,dso", NULL);
+	same(f, "-F -ip -G", "cpu-clock:");
+	same(f, "--graph-function rw_spin --show-task-events", "PERF_RECORD_COMM");
+	same(f, "--graph-function rw_spin,rw_main", NULL);
+	/* --per-event-dump: one and two events, with filters and side band */
+	same_dump(f, "--per-event-dump", one_event);
+	same_dump(f, "--per-event-dump --show-task-events -F comm,tid,time,ip,sym", one_event);
+	same_dump(f, "--per-event-dump --pid 1", one_event);
+	snprintf(two, sizeof(two), "%s/two.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -e task-clock -c 1000000 -o %s -- %s -m 100 >/dev/null 2>&1",
+			  PERF, two, work), 0);
+	same_dump(two, "--per-event-dump", two_events);
+	same_dump(two, "--per-event-dump --reltime -F comm,time,event,ip,sym,dso", two_events);
+
+	/* --symfs: a program recorded at one path (no build-id cache: HOME
+	 * is ours) then moved under DIR/symfs at that path */
+	if (!t_sh("gcc --version > /dev/null 2>&1")) {
+		char src[160];
+		FILE *sf;
+
+		snprintf(src, sizeof(src), "%s/p.c", dir);
+		sf = fopen(src, "w");
+		CHECK(sf && fputs(prog_src, sf) >= 0);
+		if (sf)
+			fclose(sf);
+		snprintf(prog, sizeof(prog), "%s/prog", dir);
+		CHECK_EQ_INT(t_sh("gcc -O1 -o %s %s", prog, src), 0);
+		char env[256], opts[512];
+
+		snprintf(env, sizeof(env), "HOME=%s", dir);
+		snprintf(f, sizeof(f), "%s/s.data", dir);
+		CHECK_EQ_INT(t_sh("HOME=%s %s record -q -N -e cpu-clock:u -c 500000 -o %s -- %s >/dev/null 2>&1",
+				  dir, PERF, f, prog), 0);
+		CHECK_EQ_INT(t_sh("mkdir -p %s/symfs%s && mv %s %s/symfs%s/", dir, dir, prog, dir, dir), 0);
+		snprintf(opts, sizeof(opts), "-F comm,ip,sym,dso --dsos %s", prog);
+		same_env(env, f, opts, "[unknown]");
+		snprintf(opts, sizeof(opts), "-F comm,ip,sym,dso --dsos %s --symfs %s/symfs", prog, dir);
+		same_env(env, f, opts, "symfs_spin");
+		snprintf(opts, sizeof(opts), "-F comm,ip,sym,dso --dsos %s --symfs %s/symfs/", prog, dir);
+		same_env(env, f, opts, "symfs_spin");
+	} else {
+		printf("gcc is not installed: the --symfs part is not run\n");
+	}
+	t_sh("rm -rf %s", dir);
+	return t_done();
+}
