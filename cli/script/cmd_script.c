@@ -166,6 +166,14 @@ static void handle(struct script *s, const struct pev_record *rec)
 		if (s->opt.show_lost && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
+	case PERF_RECORD_NAMESPACES:
+		if (s->opt.show_namespace && script_filter_side(s, rec))
+			script_print_side(s, rec);
+		break;
+	case PERF_RECORD_CGROUP:
+		if (s->opt.show_cgroup && script_filter_side(s, rec))
+			script_print_side(s, rec);
+		break;
 	case PEV_RECORD_HEADER_BUILD_ID: {
 		const struct pev_record_build_id *b = &rec->u.build_id;
 
@@ -272,6 +280,8 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 0, "show-mmap-events", &s.opt.show_mmap, NULL, "print MMAP and MMAP2 records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-switch-events", &s.opt.show_switch, NULL, "print context-switch records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-lost-events", &s.opt.show_lost, NULL, "print LOST records", NULL, 0 },
+		{ OPT_BOOL, 0, "show-namespace-events", &s.opt.show_namespace, NULL, "print NAMESPACES records", NULL, 0 },
+		{ OPT_BOOL, 0, "show-cgroup-events", &s.opt.show_cgroup, NULL, "print CGROUP records", NULL, 0 },
 		{ OPT_BOOL, 'D', "dump-raw-trace", &s.opt.dump_raw, NULL, "dump every record (file order) with a hex dump", NULL, 0 },
 		{ OPT_BOOL, 'G', "hide-call-graph", &s.opt.hide_callchain, NULL, "do not print callchains", NULL, 0 },
 		{ OPT_INT, 0, "max-stack", &s.opt.max_stack, "n", "print at most n callchain entries (127)", NULL, 0 },

@@ -90,6 +90,27 @@ static void record_details(struct obuf *o, const struct pev_record *rec)
 	case PERF_RECORD_LOST_SAMPLES:
 		so_printf(o, " lost %llu\n", (unsigned long long)rec->u.lost_samples.lost);
 		break;
+	case PERF_RECORD_NAMESPACES: {
+		/* perf_event__fprintf_namespaces: four a line */
+		static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt",
+						     "cgroup" };
+		const struct pev_record_namespaces *ns = &rec->u.namespaces;
+		uint32_t nr = (uint32_t)ns->nr;
+
+		so_printf(o, " %d/%d - nr_namespaces: %u\n\t\t[", (int)ns->pid, (int)ns->tid, nr);
+		for (uint32_t i = 0; i < nr; i++) {
+			if (i && i % 4 == 0)
+				so_mem(o, "\n\t\t ", 4);
+			so_printf(o, "%u/%s: %llu/%#llx%s", i, i < 7 ? names[i] : "UNKNOWN",
+				  (unsigned long long)ns->links[i].dev,
+				  (unsigned long long)ns->links[i].ino, i + 1 != nr ? ", " : "]\n");
+		}
+		break;
+	}
+	case PERF_RECORD_CGROUP:
+		so_printf(o, " cgroup: %llu %s\n", (unsigned long long)rec->u.cgroup.id,
+			  rec->u.cgroup.path);
+		break;
 	default:
 		so_char(o, '\n');
 		break;
@@ -113,6 +134,10 @@ static void record_thread(const struct pev_record *rec, uint32_t *pid, uint32_t 
 	case PERF_RECORD_MMAP2:
 		*pid = rec->u.mmap.pid;
 		*tid = rec->u.mmap.tid;
+		return;
+	case PERF_RECORD_NAMESPACES:
+		*pid = rec->u.namespaces.pid;
+		*tid = rec->u.namespaces.tid;
 		return;
 	default:
 		*pid = rec->sample_id.pid;

@@ -10,7 +10,8 @@
  *   --stop-bt; --call-trace (its field list, --ns, DSO names padded to 50)
  *   and -F without ip (sym and dso print only with ip); --graph-function
  *   (no sample of a file without an instruction trace is a call: none
- *   prints, side-band records do); --symfs.
+ *   prints, side-band records do); --symfs; --show-namespace-events and
+ *   --show-cgroup-events.
  * Each option was unknown to perfev before (exit 2). */
 #include "testutil.h"
 #include "cliutil.h"
@@ -146,6 +147,20 @@ int main(void)
 			  PERF, two, work), 0);
 	same_dump(two, "--per-event-dump", two_events);
 	same_dump(two, "--per-event-dump --reltime -F comm,time,event,ip,sym,dso", two_events);
+
+	/* NAMESPACES and CGROUP records (perf record --namespaces
+	 * --all-cgroups, where the kernel has them) */
+	snprintf(f, sizeof(f), "%s/ns.data", dir);
+	if (t_sh("%s record -q --namespaces --all-cgroups -e cpu-clock -c 1000000 -o %s -- %s -m 50 >/dev/null 2>&1",
+		 PERF, f, work)) {
+		printf("perf cannot record --namespaces --all-cgroups here: that part is not run\n");
+	} else {
+		same(f, "--show-namespace-events", "PERF_RECORD_NAMESPACES ");
+		same(f, "--show-cgroup-events", "PERF_RECORD_CGROUP cgroup: ");
+		same(f, "--show-namespace-events --show-cgroup-events --show-task-events --reltime",
+		     "nr_namespaces: ");
+		same(f, "--show-cgroup-events --show-namespace-events -F comm,tid,time", "/cgroup: ");
+	}
 
 	/* --symfs: a program recorded at one path (no build-id cache: HOME
 	 * is ours) then moved under DIR/symfs at that path */
