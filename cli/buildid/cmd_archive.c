@@ -183,13 +183,16 @@ int cmd_archive(int argc, char **argv)
 {
 	static const char *const usage[] = {
 		"perfev archive [<file>]",
+		"perfev archive -i <file>",
 		NULL,
 	};
+	const char *input = "perf.data", *in_opt = NULL;
 	const struct opt opts[] = {
+		{ OPT_STRING, 'i', "input", &in_opt, "file", "input file (default perf.data; or give it as the argument)", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
 	int first = opt_parse(argc, argv, opts, usage, 0, NULL);
-	const char *input = "perf.data", *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
 	char cache[PATH_MAX], real[PATH_MAX], scratch[] = "/tmp/perfev-archive-XXXXXX", out[PATH_MAX];
 	struct bid_list l;
 	struct strv cached = { 0 }, staged = { 0 }, tar = { 0 };
@@ -200,11 +203,14 @@ int cmd_archive(int argc, char **argv)
 		return EXIT_OK;
 	if (first < 0)
 		return EXIT_USAGE;
-	if (argc - first > 1) {
-		cli_error("unexpected argument '%s'; perfev archive takes one file", argv[first + 1]);
+	if (argc - first > (in_opt ? 0 : 1)) {
+		cli_error("unexpected argument '%s'; perfev archive takes one file",
+			  argv[in_opt ? first : first + 1]);
 		return EXIT_USAGE;
 	}
-	if (first < argc)
+	if (in_opt)
+		input = in_opt;
+	else if (first < argc)
 		input = argv[first];
 	if (!strcmp(input, "-")) {
 		cli_error("perfev archive reads a file, not a pipe");

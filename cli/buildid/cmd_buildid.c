@@ -13,6 +13,7 @@
 #include <perfev/data.h>
 #include <perfev/symbols.h>
 #include "common/cli.h"
+#include "common/input.h"
 #include "common/options.h"
 #include "buildid/buildid.h"
 
@@ -148,9 +149,9 @@ int bid_collect(const char *input, bool hits, struct bid_list *l, bool *pipe)
 	if (!data) {
 		if (errno == ENOENT && strcmp(input, "-"))
 			cli_error("cannot open '%s': no such file; record one with 'perfev record', or name "
-				  "another file (buildid-list -i FILE, archive FILE)", input);
+				  "another file with -i FILE", input);
 		else
-			cli_error("cannot read '%s': %s", input, err[0] ? err : strerror(errno));
+			cli_error("cannot read '%s': %s", input, cli_data_errmsg(err, errno));
 		return EXIT_ERROR;
 	}
 	*pipe = pev_data_is_pipe(data);

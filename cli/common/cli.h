@@ -25,6 +25,14 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "WHAT 'NAME': ..." for a cgroup (-G) that could not be opened: no cgroup2
  * mount, or the directory looked for under it does not exist. */
 void cli_cgroup_error(const char *what, const char *name, int err);
+/* "WHAT 'CPUS': ..." for a -C list (or -a when cpus is NULL) that could
+ * not be set up: not a CPU list, or a CPU of it that is not online (named,
+ * with the online list from sysfs). */
+void cli_cpus_error(const char *what, const char *cpus, int err);
+/* "cannot run 'CMD': ..." for a workload whose exec failed with err: not
+ * found (check the name and PATH), a directory, a file without execute
+ * permission (chmod +x), else the errno text. */
+void cli_exec_error(const char *cmd, int err);
 
 /* Every subcommand: argv[0] is the command's name. */
 typedef int (*cmd_fn)(int argc, char **argv);

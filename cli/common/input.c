@@ -75,3 +75,10 @@ void cli_unlink_partial(const char *path)
 	if (path && !lstat(path, &st) && S_ISREG(st.st_mode))
 		unlink(path);
 }
+
+const char *cli_data_errmsg(const char *err, int errnum)
+{
+	if (!err || !err[0])
+		return strerror(errnum);
+	return strncmp(err, "perf.data: ", 11) ? err : err + 11;
+}

@@ -26,4 +26,9 @@ int cli_max_stack_default(void);
  * regular file (not a device such as /dev/full, a FIFO or a symlink). */
 void cli_unlink_partial(const char *path);
 
+/* The reason to print after "cannot read 'FILE': ": the library's message
+ * err without its "perf.data: " prefix (the line names the file already),
+ * or strerror(errnum) when err is empty. */
+const char *cli_data_errmsg(const char *err, int errnum);
+
 #endif

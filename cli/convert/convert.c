@@ -38,7 +38,7 @@ static int open_input(struct conv *c)
 			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
 				  c->input);
 		else
-			cli_error("cannot read '%s': %s", c->input, err[0] ? err : strerror(errno));
+			cli_error("cannot read '%s': %s", c->input, cli_data_errmsg(err, errno));
 		return EXIT_ERROR;
 	}
 	/* a file cut short: one warning, cli_report_cut's, once it is read */

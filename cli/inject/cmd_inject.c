@@ -428,7 +428,7 @@ int cmd_inject(int argc, char **argv)
 	}
 	j.in = pev_data_open(j.input, NULL, err, sizeof(err));
 	if (!j.in) {
-		cli_error("cannot read '%s': %s", j.input, err[0] ? err : strerror(errno));
+		cli_error("cannot read '%s': %s", j.input, cli_data_errmsg(err, errno));
 		return EXIT_ERROR;
 	}
 	if (!pev_data_is_pipe(j.in) && !jit) {

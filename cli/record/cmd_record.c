@@ -72,6 +72,18 @@ static int opt_call_graph(const struct opt *o, const char *arg, void *ctx)
 		}
 		return 0;
 	}
+	if (!strcmp(arg, "lbr")) {
+		/* LBR call stacks: Intel core PMUs from Haswell on, which
+		 * say how many branches they hold in caps/branches */
+		if (access("/sys/bus/event_source/devices/cpu/caps/branches", F_OK) &&
+		    access("/sys/bus/event_source/devices/cpu_core/caps/branches", F_OK))
+			cli_error("--call-graph lbr needs an Intel PMU with LBR call stacks (Haswell or "
+				  "later), and this machine has none (no "
+				  "/sys/bus/event_source/devices/cpu/caps/branches); use fp or dwarf");
+		else
+			cli_error("--call-graph lbr is not supported by perfev; use fp or dwarf");
+		return -1;
+	}
 	cli_error("invalid call graph mode '%s'; use fp or dwarf[,size]", arg);
 	return -1;
 }
@@ -654,8 +666,7 @@ int cmd_record(int argc, char **argv)
 	if (r.wl) {
 		e = pev_workload_start(r.wl);
 		if (e < 0) {
-			cli_error("cannot run '%s': %s; check the command's name and PATH",
-				  r.argv[0], strerror(-e));
+			cli_exec_error(r.argv[0], -e);
 			ret = 127;	/* as perfev stat and a shell do */
 			goto out;
 		}

@@ -355,6 +355,8 @@ int rec_setup_targets(struct rec *r)
 
 		if (o->cgroup)
 			cli_cgroup_error("cannot record cgroup", o->cgroup, e);
+		else if (o->all_cpus || o->cpus)
+			cli_cpus_error("cannot record on CPUs", o->cpus, e);
 		else
 			cli_error("cannot set up the target '%s': %s; check that it exists",
 				  what ? what : o->cpus ? o->cpus : o->pids ? o->pids :

@@ -411,7 +411,7 @@ int report_load(struct report *r, bool header_only)
 				  r->input);
 		else
 			cli_error("cannot read '%s': %s", r->input,
-				  err[0] ? err : strerror(errno));
+				  cli_data_errmsg(err, errno));
 		return EXIT_ERROR;
 	}
 	/* report itself says so after its output (cli_report_cut, exit 3) */

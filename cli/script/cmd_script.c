@@ -358,7 +358,7 @@ int cmd_script(int argc, char **argv)
 				  s.opt.input);
 		else
 			cli_error("cannot read '%s': %s", s.opt.input,
-				  err[0] ? err : strerror(errno));
+				  cli_data_errmsg(err, errno));
 		return EXIT_ERROR;
 	}
 	/* perf: --symfs / is the root */

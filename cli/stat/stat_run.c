@@ -379,10 +379,7 @@ static struct pev_target *make_target(struct session *s)
 	if (c->all_cpus || c->cpus) {
 		struct pev_target *t = pev_target_new_cpus(c->cpus);
 		if (!t)
-			cli_error("cannot count on CPUs '%s': %s", c->cpus ? c->cpus : "all",
-				  errno == EINVAL ? "not a CPU list (e.g. 0-3,5)"
-				  : errno == ENODEV ? "a CPU is not online; see "
-				  "/sys/devices/system/cpu/online" : strerror(errno));
+			cli_cpus_error("cannot count on CPUs", c->cpus, errno);
 		return t;
 	}
 	return pev_target_new_workload(s->wl);
@@ -653,8 +650,7 @@ static int run_once(struct session *s, bool last, int *code)
 		return EXIT_ERROR;
 	}
 	if (s->wl && (r = pev_workload_start(s->wl)) < 0) {
-		cli_error("cannot run '%s': %s; check the command name and PATH", c->argv[0],
-			  strerror(-r));
+		cli_exec_error(c->argv[0], -r);
 		return 127;
 	}
 	if (c->delay_ms) {

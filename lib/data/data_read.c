@@ -155,6 +155,8 @@ static int open_file(struct pev_data *d)
 	struct file_header *h = &d->hdr;
 	uint64_t magic;
 
+	if (d->len == 0)
+		return pev__data_set_error(d, -EBADMSG, "perf.data: the file is empty");
 	if (d->len < 16)
 		return pev__data_set_error(d, -EBADMSG,
 			"perf.data: file of %zu bytes is too short for a header",

@@ -16,6 +16,7 @@
 void cli_error(const char *fmt, ...) { (void)fmt; }
 void cli_warn(const char *fmt, ...) { (void)fmt; }
 void cli_cgroup_error(const char *what, const char *name, int err) { (void)what; (void)name; (void)err; }
+void cli_cpus_error(const char *what, const char *cpus, int err) { (void)what; (void)cpus; (void)err; }
 int rec_offcpu_check(void) { return -EINVAL; }
 void rec_offcpu_config(struct rec *r) { (void)r; }
 void rec_offcpu_free(struct rec *r) { (void)r; }
