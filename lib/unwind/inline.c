@@ -10,8 +10,9 @@
  * __libc_start_main) prints as inlined too.  Without DWARF for the
  * address, the frame stays as it is.
  *
- * Here: the innermost scopes of the address (dwarf_getscopes) up to the
- * first subprogram, named by their linkage name, else their name (through
+ * Here: the innermost scopes of the address (pev__dwarf_scopes, which
+ * unlike libdw's dwarf_getscopes finds Rust's functions inside their
+ * namespaces) up to the first subprogram, named by their linkage name, else their name (through
  * abstract origins, as addr2line), demangled as symbols are.  The answer
  * is cached per (DSO, address); the DWARF of each DSO is opened once. */
 #include <errno.h>
@@ -25,6 +26,7 @@
 
 #include <perfev/callchain.h>
 
+#include "symbol/dwarf_scopes.h"
 #include "symbol/symbols_internal.h"
 #include "unwind/unwind_internal.h"
 
@@ -206,32 +208,30 @@ static void last_alias(Dwarf_Die *die, uint64_t vaddr)
 }
 
 /* Looks vaddr up in f's DWARF and appends the names to in->names: the
- * innermost function scope, then (dwarf_getscopes_die: the concrete
- * parents of an inlined instance, where dwarf_getscopes would give its
- * abstract definition's) the functions holding it, up to the subprogram. */
+ * innermost function scope, then the functions holding it (their
+ * concrete instances, as addr2line names them), up to the subprogram. */
 static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 		  uint32_t *nr)
 {
-	Dwarf_Die cu, *scopes = NULL, *chain = NULL, *inner = NULL;
-	int n, m = 0, r = 0;
+	Dwarf_Die cu, *chain = NULL, *inner = NULL;
+	int m, i, r = 0;
 
 	*nr = 0;
 	if (!f->dw || !dwarf_addrdie(f->dw, vaddr, &cu))
 		return 0;
-	n = dwarf_getscopes(&cu, vaddr, &scopes);
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	m = pev__dwarf_scopes(&cu, vaddr, &chain);
+	if (m < 0)
+		return m;
+	for (i = 0; i < m; i++) {
+		int tag = dwarf_tag(&chain[i]);
 
 		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
-			Dwarf_Die die = scopes[i];
-
-			if (tag == DW_TAG_subprogram && !dwarf_haschildren(&die))
-				last_alias(&die, vaddr);
-			m = dwarf_getscopes_die(&die, &chain);
+			if (tag == DW_TAG_subprogram && !dwarf_haschildren(&chain[i]))
+				last_alias(&chain[i], vaddr);
 			break;
 		}
 	}
-	for (int i = 0; i < m && *nr < MAX_INLINE_NEST; i++) {
+	for (; i < m && *nr < MAX_INLINE_NEST; i++) {
 		int tag = dwarf_tag(&chain[i]);
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
@@ -249,7 +249,6 @@ static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 		if (tag == DW_TAG_subprogram)
 			break;
 	}
-	free(scopes);
 	free(chain);
 	return r;
 }
