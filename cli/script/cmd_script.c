@@ -272,6 +272,7 @@ int cmd_script(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.opt.max_stack = 127;
 	s.opt.inline_frames = true;
+	s.opt.demangle = true;
 	s.opt.filter.size = sizeof(s.opt.filter);
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &s.opt.input, "file", "input file (default perf.data, or the pipe on stdin; '-' reads a pipe)", NULL, 0 },
@@ -294,6 +295,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 0, "deltatime", &s.opt.deltatime, NULL, "times from the previous record's", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &s.opt.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },
 		{ OPT_STRING, 0, "symfs", &s.opt.symfs, "dir", "look for the DSOs and their debug files under dir", NULL, 0 },
+		{ OPT_BOOL, 0, "demangle", &s.opt.demangle, NULL, "demangle C++ and Rust names (default; --no-demangle prints them as the files spell them)", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },
 		{ OPT_STRING, 'c', "comms", &s.opt.filter.comm, "comm[,comm...]", "only samples of these comms (file://PATH: one a line)", NULL, 0 },
 		{ OPT_STRING, 0, "comm", &s.opt.filter.comm, "comm[,comm...]", NULL, NULL, OPT_HIDDEN },
@@ -365,7 +367,7 @@ int cmd_script(int argc, char **argv)
 	if (s.opt.symfs && !s.opt.symfs[strspn(s.opt.symfs, "/")])
 		s.opt.symfs = NULL;
 	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = s.opt.kallsyms,
-					    .symfs = s.opt.symfs };
+					    .symfs = s.opt.symfs, .no_demangle = !s.opt.demangle };
 	int ret = EXIT_ERROR;
 
 	s.dec = pev_data_decoder(s.data);

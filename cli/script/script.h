@@ -93,6 +93,7 @@ struct script_opts {
 	const char *graph_function;	/* --graph-function */
 	int dso_pad;		/* --call-trace: DSO names padded to 50 */
 	const char *symfs;	/* --symfs */
+	bool demangle;		/* --demangle (default), --no-demangle */
 };
 
 struct script {

@@ -112,6 +112,9 @@ struct pev_dso_cache_opts {
 	/* The kernel's symbols from this ELF image only (perf's --vmlinux;
 	 * --kallsyms wins); its link addresses are used as they are. */
 	const char *vmlinux;
+	/* Names of functions (symbols, their PLT entries, inline frames)
+	 * as the files spell them, not demangled (perf's --no-demangle). */
+	bool no_demangle;
 };
 
 /* A new cache; opts may be NULL.  NULL and errno. */

@@ -49,10 +49,16 @@ struct pev_dso_cache {
 	char *symfs;			/* --symfs: a root for the files */
 	char *vmlinux;			/* --vmlinux: the kernel's ELF image */
 	bool no_debug_files;
+	bool no_demangle;		/* --no-demangle */
 	struct pev_dso *kernel;
 	struct pev__debuginfod *debuginfod;	/* NULL: none asked */
 	bool debuginfod_tried;
 };
+
+bool pev__dso_demangle(const struct pev_dso *d)
+{
+	return !d || !d->cache || !d->cache->no_demangle;
+}
 
 static unsigned hash_str(const char *s)
 {
@@ -89,6 +95,9 @@ pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 	    sizeof(opts->vmlinux) && opts->vmlinux &&
 	    !(c->vmlinux = strdup(opts->vmlinux)))
 		goto nomem;
+	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, no_demangle) +
+	    sizeof(opts->no_demangle))
+		c->no_demangle = opts->no_demangle;
 	if (!dir && pev__buildid_dir(buf, sizeof(buf)) == 0)
 		dir = buf;
 	if (dir && *dir && !(c->buildid_dir = strdup(dir)))
@@ -301,7 +310,8 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 		return false;
 	/* perf takes the PLT from the runtime binary, or from the symbol
 	 * file itself when the binary is not there. */
-	struct pev_symtab *st = pev__symtab_load_elf_plt(path, runtime ? runtime : path);
+	struct pev_symtab *st = pev__symtab_load_elf_plt(path, runtime ? runtime : path,
+							 !d->cache->no_demangle);
 
 	if (!st)
 		return false;
@@ -492,7 +502,8 @@ static void load_kernel(struct pev_dso *d)
 		struct pev_elf_info info;
 
 		if (pev__elf_info_read(c->vmlinux, NULL, 0, &info) == 0 && info.has_symtab)
-			d->symtab = pev__symtab_load_elf_plt(c->vmlinux, c->vmlinux);
+			d->symtab = pev__symtab_load_elf_plt(c->vmlinux, c->vmlinux,
+							     !c->no_demangle);
 		if (d->symtab) {
 			d->source = strdup(c->vmlinux);
 			d->source_symtab = true;

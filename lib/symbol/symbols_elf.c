@@ -100,7 +100,7 @@ static bool section_is_alloc(Elf *e, size_t idx)
 	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC);
 }
 
-static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st)
+static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st, bool demangle)
 {
 	GElf_Shdr sh;
 	Elf_Data *data;
@@ -131,7 +131,7 @@ static int load_section(Elf *e, Elf_Scn *scn, struct pev_symtab *st)
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		char *dm = pev_demangle(name);
+		char *dm = demangle ? pev_demangle(name) : NULL;
 		int err = pev_symtab_add(st, s.st_value, s.st_size, dm ? dm : name, NULL,
 					 (uint8_t)GELF_ST_BIND(s.st_info),
 					 (uint8_t)GELF_ST_TYPE(s.st_info));
@@ -204,7 +204,7 @@ static bool plt_sizes(Elf *e, const GElf_Shdr *plt, uint64_t *hdr,
  * name .dynsym) and is called "<demangled symbol>@plt".  perf 6.1 knows
  * neither .plt.sec nor .plt.got: addresses there fall to whatever symbol
  * covers them, as in perf. */
-static int add_plt(Elf *e, struct pev_symtab *st)
+static int add_plt(Elf *e, struct pev_symtab *st, bool demangle)
 {
 	GElf_Shdr plt, rel, dyn;
 	Elf_Scn *rs = find_named(e, ".rela.plt", &rel), *ds;
@@ -249,7 +249,7 @@ static int add_plt(Elf *e, struct pev_symtab *st)
 			if (nm)
 				name = nm;
 		}
-		char *dm = pev_demangle(name);
+		char *dm = demangle ? pev_demangle(name) : NULL;
 
 		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
 		free(dm);
@@ -261,33 +261,39 @@ static int add_plt(Elf *e, struct pev_symtab *st)
 	return 0;
 }
 
-int pev__symtab_add_plt(struct pev_symtab *st, const char *path)
+static int symtab_add_plt(struct pev_symtab *st, const char *path, bool demangle)
 {
 	int fd, err;
 	Elf *e = elf_open(path, NULL, 0, &fd);
 
 	if (!e)
 		return -errno;
-	err = add_plt(e, st);
+	err = add_plt(e, st, demangle);
 	elf_close(e, fd);
 	return err;
 }
 
+int pev__symtab_add_plt(struct pev_symtab *st, const char *path)
+{
+	return symtab_add_plt(st, path, true);
+}
+
 static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t len,
-				    const char *plt_path);
+				    const char *plt_path, bool demangle);
 
 static struct pev_symtab *load_elf(const char *path, const void *buf, size_t len)
 {
-	return load_elf2(path, buf, len, NULL);
+	return load_elf2(path, buf, len, NULL, true);
 }
 
-struct pev_symtab *pev__symtab_load_elf_plt(const char *path, const char *plt_path)
+struct pev_symtab *pev__symtab_load_elf_plt(const char *path, const char *plt_path,
+					    bool demangle)
 {
-	return load_elf2(path, NULL, 0, plt_path);
+	return load_elf2(path, NULL, 0, plt_path, demangle);
 }
 
 static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t len,
-				    const char *plt_path)
+				    const char *plt_path, bool demangle)
 {
 	int fd, err;
 	Elf *e = elf_open(path, buf, len, &fd);
@@ -311,13 +317,13 @@ static struct pev_symtab *load_elf2(const char *path, const void *buf, size_t le
 		elf_close(e, fd);
 		return NULL;
 	}
-	err = scn ? load_section(e, scn, st) : 0;
+	err = scn ? load_section(e, scn, st, demangle) : 0;
 	pev__symtab_mark_loaded(st);
 	if (!err && dscn)
-		err = load_section(e, dscn, st);
+		err = load_section(e, dscn, st, demangle);
 	pev__symtab_mark_loaded(st);
 	if (!err && plt_path && pev_symtab_count(st))
-		pev__symtab_add_plt(st, plt_path);	/* best effort */
+		symtab_add_plt(st, plt_path, demangle);	/* best effort */
 	if (!err)
 		err = pev_symtab_finish(st);
 	elf_close(e, fd);

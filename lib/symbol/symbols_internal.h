@@ -36,8 +36,10 @@ int pev__vdso32_image(const void **img, size_t *len);
 /* Function symbols of an ELF image in memory (the vDSO); NULL and errno. */
 struct pev_symtab *pev__symtab_load_elf_mem(const void *buf, size_t len);
 /* Function symbols of path plus the PLT entries of plt_path (the runtime
- * binary; NULL: none), finished.  NULL and errno. */
-struct pev_symtab *pev__symtab_load_elf_plt(const char *path, const char *plt_path);
+ * binary; NULL: none), finished, their names demangled when demangle.
+ * NULL and errno. */
+struct pev_symtab *pev__symtab_load_elf_plt(const char *path, const char *plt_path,
+					    bool demangle);
 int pev__symtab_add_plt(struct pev_symtab *st, const char *path);
 /* Offset -> vaddr through PT_LOAD headers; identity when none match. */
 uint64_t pev_elf_offset_to_vaddr(const struct pev_elf_info *info, uint64_t off);
@@ -46,6 +48,8 @@ struct pev_dso_cache;
 /* pev_symtab_finish; ends_first: fix sizes before dropping duplicates
  * (perf's order for kallsyms). */
 int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first);
+/* Whether d's cache demangles names (not --no-demangle); true for NULL. */
+bool pev__dso_demangle(const struct pev_dso *d);
 /* True for the kernel and its modules (identity map_ip). */
 bool pev_dso_is_kernel(const struct pev_dso *d);
 /* perf's symbol rbtree (symbols_tree.c): nodes by index. */

@@ -124,7 +124,7 @@ static int tab_grow(struct inline_state *in)
 }
 
 static int name_add(struct inline_state *in, const char *name, const char *call_file,
-		    unsigned call_line)
+		    unsigned call_line, bool demangle)
 {
 	if (in->nr_names == in->cap_names) {
 		size_t cap = in->cap_names ? in->cap_names * 2 : 256;
@@ -145,7 +145,7 @@ static int name_add(struct inline_state *in, const char *name, const char *call_
 		in->call_lines = cl;
 		in->cap_names = cap;
 	}
-	char *d = pev_demangle(name);
+	char *d = demangle ? pev_demangle(name) : NULL;
 
 	if (!d)
 		d = strdup(name);
@@ -211,7 +211,7 @@ static void last_alias(Dwarf_Die *die, uint64_t vaddr)
  * innermost function scope, then the functions holding it (their
  * concrete instances, as addr2line names them), up to the subprogram. */
 static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
-		  uint32_t *nr)
+		  uint32_t *nr, bool demangle)
 {
 	Dwarf_Die cu, *chain = NULL, *inner = NULL;
 	int m, i, r = 0;
@@ -242,7 +242,7 @@ static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 		if (inner)
 			cfile = call_site(inner, &cline);
 		inner = &chain[i];
-		r = name_add(in, name ? name : "??", cfile, cline);
+		r = name_add(in, name ? name : "??", cfile, cline, demangle);
 		if (r < 0)
 			break;
 		(*nr)++;
@@ -285,7 +285,7 @@ int pev__chain_add_inlines(struct pev_chain *c, const struct pev_addr_loc *loc,
 		if (!f)
 			return -ENOMEM;
 		e->first = (uint32_t)in->nr_names;
-		if (lookup(in, f, vaddr, &nr) < 0)
+		if (lookup(in, f, vaddr, &nr, pev__dso_demangle(loc->dso)) < 0)
 			return -ENOMEM;
 		e->dso = loc->dso;
 		e->vaddr = vaddr;

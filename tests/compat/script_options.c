@@ -11,7 +11,8 @@
  *   and -F without ip (sym and dso print only with ip); --graph-function
  *   (no sample of a file without an instruction trace is a call: none
  *   prints, side-band records do); --symfs; --show-namespace-events and
- *   --show-cgroup-events.
+ *   --show-cgroup-events; --no-demangle (C++ symbols, PLT entries and inline
+ *   frames as the files spell them, as perf).
  * Each option was unknown to perfev before (exit 2). */
 #include "testutil.h"
 #include "cliutil.h"
@@ -87,6 +88,16 @@ static const char prog_src[] =
 	"__attribute__((noinline)) void symfs_spin(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }\n"
 	"int main(void) { for (int i = 0; i < 300; i++) symfs_spin(200000); return 0; }\n";
 
+/* report_cmp.h's C++ program: std::map, std::string, std::vector */
+static const char cxx_src[] =
+	"#include <map>\n#include <string>\n#include <vector>\n#include <cstdio>\n#include <cstdlib>\n"
+	"static std::map<std::string, long> count(const std::vector<std::string> &w) {\n"
+	"  std::map<std::string, long> m;\n  for (auto &s : w) m[s] += (long)s.size();\n  return m;\n}\n"
+	"int main(int argc, char **argv) {\n  long n = argc > 1 ? atol(argv[1]) : 200;\n  long t = 0;\n"
+	"  for (long r = 0; r < n; r++) {\n    std::vector<std::string> w;\n"
+	"    for (long i = 0; i < 2000; i++) w.push_back(std::to_string(i * 7919 % 1013));\n"
+	"    t += (long)count(w).size();\n  }\n  printf(\"%ld\\n\", t);\n  return 0;\n}\n";
+
 int main(void)
 {
 	char f[128], two[128], work[600], rw[600], prog[160];
@@ -160,6 +171,52 @@ int main(void)
 		same(f, "--show-namespace-events --show-cgroup-events --show-task-events --reltime",
 		     "nr_namespaces: ");
 		same(f, "--show-cgroup-events --show-namespace-events -F comm,tid,time", "/cgroup: ");
+	}
+
+	/* --no-demangle: a C++ program (g++ -O2 -g, frame pointers) and its
+	 * DWARF recording, whose inline frames perf names mangled too */
+	if (!t_sh("g++ --version > /dev/null 2>&1")) {
+		char src[160], bin[160];
+		FILE *cf;
+
+		snprintf(src, sizeof(src), "%s/t.cc", dir);
+		cf = fopen(src, "w");
+		CHECK(cf && fputs(cxx_src, cf) >= 0);
+		if (cf)
+			fclose(cf);
+		snprintf(bin, sizeof(bin), "%s/cxx", dir);
+		CHECK_EQ_INT(t_sh("g++ -O2 -g -fno-omit-frame-pointer -o %s %s", bin, src), 0);
+		snprintf(f, sizeof(f), "%s/cxx.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 500000 -o %s -- %s 60 >/dev/null 2>&1",
+				  PERF, f, bin), 0);
+		same(f, "--no-demangle", " _Z");
+		same(f, "--no-demangle -F ip,sym -G", " _Z");
+		same(f, "--no-demangle --demangle", "std::");
+		snprintf(f, sizeof(f), "%s/cxxd.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q --call-graph dwarf -e cpu-clock -c 500000 -o %s -- %s 60 >/dev/null 2>&1",
+				  PERF, f, bin), 0);
+		same(f, "--no-demangle --no-inline", " _Z");
+		/* the inline frames: as many named mangled as perf's (the
+		 * whole output may differ where inline frames do without
+		 * --no-demangle) */
+		long np = -1, na = -2;
+		char *t;
+		size_t tl;
+
+		CHECK_EQ_INT(t_sh("%s script -i %s --no-demangle 2>/dev/null | grep '(inlined)' | grep -c ' _Z' > %s/np.txt; "
+				  "%s script -i %s --no-demangle 2>/dev/null | grep '(inlined)' | grep -c ' _Z' > %s/na.txt; true",
+				  PERF, f, dir, perfev, f, dir), 0);
+		if ((t = slurp_in_dir("np.txt", &tl)))
+			np = atol(t);
+		free(t);
+		if ((t = slurp_in_dir("na.txt", &tl)))
+			na = atol(t);
+		free(t);
+		CHECK_MSG(np > 0, "perf shows no mangled inline frame (the case proves nothing)");
+		CHECK_MSG(na == np, "--no-demangle: %ld mangled inline frames, perf %ld", na, np);
+		printf("--no-demangle: %ld mangled inline frames, as perf\n", na);
+	} else {
+		printf("g++ is not installed: the --no-demangle part is not run\n");
 	}
 
 	/* --symfs: a program recorded at one path (no build-id cache: HOME
