@@ -174,6 +174,12 @@ static void handle(struct script *s, const struct pev_record *rec)
 		if (s->opt.show_cgroup && script_filter_side(s, rec))
 			script_print_side(s, rec);
 		break;
+	case PEV_RECORD_FINISHED_ROUND:
+		/* perf's process_finished_round_event: the bare name, for
+		 * every round, whatever the filters */
+		if (s->opt.show_rounds)
+			so_mem(&s->out, "PERF_RECORD_FINISHED_ROUND\n", 27);
+		break;
 	case PEV_RECORD_HEADER_BUILD_ID: {
 		const struct pev_record_build_id *b = &rec->u.build_id;
 
@@ -222,7 +228,9 @@ static int run(struct script *s)
 	progress_init(&prog, title, pev_data_is_pipe(s->data) || isatty(STDOUT_FILENO) ? 0 :
 			      pev_data_data_size(s->data));
 	for (;;) {
-		rc = s->opt.dump_raw ? pev_data_next(s->data, &ev) :
+		/* -D, and --show-round-events as perf 6.1 (which then
+		 * turns its ordering off): in file order */
+		rc = s->opt.dump_raw || s->opt.show_rounds ? pev_data_next(s->data, &ev) :
 		     pev_data_next_ordered(s->data, &ev);
 		if (rc <= 0)
 			break;
@@ -283,6 +291,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 0, "show-lost-events", &s.opt.show_lost, NULL, "print LOST records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-namespace-events", &s.opt.show_namespace, NULL, "print NAMESPACES records", NULL, 0 },
 		{ OPT_BOOL, 0, "show-cgroup-events", &s.opt.show_cgroup, NULL, "print CGROUP records", NULL, 0 },
+		{ OPT_BOOL, 0, "show-round-events", &s.opt.show_rounds, NULL, "print FINISHED_ROUND records (and every record in file order, as perf)", NULL, 0 },
 		{ OPT_BOOL, 'D', "dump-raw-trace", &s.opt.dump_raw, NULL, "dump every record (file order) with a hex dump", NULL, 0 },
 		{ OPT_BOOL, 'G', "hide-call-graph", &s.opt.hide_callchain, NULL, "do not print callchains", NULL, 0 },
 		{ OPT_INT, 0, "max-stack", &s.opt.max_stack, "n", "print at most n callchain entries (127)", NULL, 0 },

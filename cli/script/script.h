@@ -78,7 +78,7 @@ struct script_opts {
 	const char *fields;
 	const char *kallsyms;
 	bool show_task, show_mmap, show_switch, show_lost;
-	bool show_namespace, show_cgroup;
+	bool show_namespace, show_cgroup, show_rounds;
 	bool dump_raw, dump_unsorted;
 	bool hide_callchain;
 	bool ns;

@@ -11,7 +11,8 @@
  *   and -F without ip (sym and dso print only with ip); --graph-function
  *   (no sample of a file without an instruction trace is a call: none
  *   prints, side-band records do); --symfs; --show-namespace-events and
- *   --show-cgroup-events; --no-demangle (C++ symbols, PLT entries and inline
+ *   --show-cgroup-events; --show-round-events (file order, as perf 6.1);
+ *   --no-demangle (C++ symbols, PLT entries and inline
  *   frames as the files spell them, as perf).
  * Each option was unknown to perfev before (exit 2). */
 #include "testutil.h"
@@ -158,6 +159,20 @@ int main(void)
 			  PERF, two, work), 0);
 	same_dump(two, "--per-event-dump", two_events);
 	same_dump(two, "--per-event-dump --reltime -F comm,time,event,ip,sym,dso", two_events);
+
+	/* --show-round-events: perf 6.1 then reads in file order (its
+	 * ordering off), with a FINISHED_ROUND line per round; a system-wide
+	 * file, whose file order is not time order across CPUs */
+	same(f, "--show-round-events", "PERF_RECORD_FINISHED_ROUND");
+	snprintf(f, sizeof(f), "%s/all.data", dir);
+	if (t_sh("%s record -q -a -e cpu-clock -c 1000000 -o %s -- %s -m 100 -t 2 >/dev/null 2>&1",
+		 PERF, f, work)) {
+		printf("perf cannot record -a here: the system-wide round case is not run\n");
+	} else {
+		same(f, "--show-round-events -F comm,tid,cpu,time,ip,sym", "PERF_RECORD_FINISHED_ROUND");
+		same(f, "--show-round-events --show-task-events --show-mmap-events -C 1 --deltatime",
+		     "PERF_RECORD_FINISHED_ROUND");
+	}
 
 	/* NAMESPACES and CGROUP records (perf record --namespaces
 	 * --all-cgroups, where the kernel has them) */
