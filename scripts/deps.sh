@@ -26,6 +26,8 @@ PKGS=(
 [ "$set_" = check ] && PKGS+=(
   python3                    # programs the compatibility tests record with perf
   clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)
+  lld                        # clang -fuse-ld=lld (tests/compat/lang_clang_lld_dwarf); rustc
+                             # for lang_rust_dwarf is rustup's (~/.cargo/bin), not Debian's
   linux-perf                 # the oracle for compatibility tests and benches
   hyperfine bc               # benchmarks
   valgrind                   # make check-valgrind

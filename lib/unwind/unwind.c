@@ -5,8 +5,9 @@
  * from libdw, each file a libdwfl module of its own: unwind_mods.c).
  * What it does not apply, and other machines, go to libdwfl's unwinder
  * here: one Dwfl per process (address space) for the whole file, the
- * DSOs of its maps reported once, at their load bias (map start - pgoff,
- * as perf reports them), when an unwound address first falls in them.
+ * DSOs of its maps reported once, at their load bias (unwind_bias.c: the
+ * map's start less the address of its offset in the segment it maps),
+ * when an unwound address first falls in them.
  * A module found at another base than the map says means the process's
  * maps changed under it (exec, dlclose): its Dwfl is dropped and built
  * again.  perf 6.1 builds a new Dwfl (and so re-reads every CFI) per
@@ -105,7 +106,7 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	    !loc.dso || loc.kernel)
 		return -1;
 	const char *name = pev_dso_name(loc.dso), *path = name;
-	uint64_t base = loc.map_start - loc.map_pgoff;
+	uint64_t bias;
 
 	if (name && !strcmp(name, "[vdso]"))
 		path = pev__unwind_vdso_file(u);
@@ -114,15 +115,21 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, ip);
 
 	if (mod) {
-		Dwarf_Addr start;
+		Dwarf_Addr mbias;
+		Elf *elf = dwfl_module_getelf(mod, &mbias);
 
-		dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		if (start != base)
+		if (!pev__unwind_map_bias(elf, &loc, &bias))
+			bias = loc.map_start - loc.map_pgoff;
+		if (bias != mbias)
 			return -2;	/* the maps changed: the caller starts again */
 	} else {
 		if (!pev__unwind_file_cfi_ok(path))
 			return -1;	/* see unwind_cfi_check.c */
-		mod = dwfl_report_elf(s->dwfl, name, path, -1, base, false);
+		/* at the map's load bias (unwind_bias.c: LLD's segments
+		 * have p_vaddr != p_offset, so not start - pgoff) */
+		if (!pev__unwind_file_bias(path, &loc, &bias))
+			bias = loc.map_start - loc.map_pgoff;
+		mod = dwfl_report_elf(s->dwfl, name, path, -1, bias, true);
 		if (!mod || dwfl_addrmodule(s->dwfl, ip) != mod)
 			return -1;
 	}

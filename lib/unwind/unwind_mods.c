@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The fast walk's modules: the file perf's maps place at a pc, as a
- * libdwfl module of its own, one per (DSO, load base) for the whole file.
+ * libdwfl module of its own, one per map (DSO, start, offset) for the
+ * whole file, at the map's load bias (unwind_bias.c).
  *
  * One Dwfl per process cannot hold what perf's maps hold: `perf inject
  * --jit` maps each JIT'ed function as a jitted-PID-N.so of its own, over
@@ -27,8 +28,8 @@
 #include "unwind/unwind_state.h"
 
 struct fast_mod {
-	const struct pev_dso *dso;	/* key, with base; NULL: free slot */
-	uint64_t base;
+	const struct pev_dso *dso;	/* key, with start, pgoff; NULL: free slot */
+	uint64_t start, pgoff;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;		/* NULL: no ELF file to read there */
 	uint64_t delta;			/* pc - delta: the module's address */
@@ -52,9 +53,11 @@ void pev__unwind_mods_release(struct unwind_state *u)
 	u->mod_last = NULL;
 }
 
-static size_t mod_hash(const struct pev_dso *dso, uint64_t base, size_t size)
+static size_t mod_hash(const struct pev_dso *dso, uint64_t start, uint64_t pgoff,
+		       size_t size)
 {
-	uint64_t h = ((uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ull) ^ base;
+	uint64_t h = ((uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ull) ^ start ^
+		     (pgoff * 0xff51afd7ed558ccdull);
 
 	return (size_t)((h * 0x9e3779b97f4a7c15ull) >> 24) & (size - 1);
 }
@@ -69,7 +72,7 @@ static int mods_grow(struct unwind_state *u)
 	for (size_t i = 0; i < u->mods_size; i++) {
 		if (!u->mods[i].dso)
 			continue;
-		size_t h = mod_hash(u->mods[i].dso, u->mods[i].base, size);
+		size_t h = mod_hash(u->mods[i].dso, u->mods[i].start, u->mods[i].pgoff, size);
 
 		while (t[h].dso)
 			h = (h + 1) & (size - 1);
@@ -81,59 +84,42 @@ static int mods_grow(struct unwind_state *u)
 	return 0;
 }
 
-/* What to take from a pc in loc's map to get an address of mod: 0 for
- * a shared object (reported at the map's bias); for an executable,
- * which libdwfl places at its own addresses, the distance from them of
- * a map elsewhere (node maps its embedded builtins a second time), by
- * the segment that holds the map's offset. */
-static uint64_t mod_delta(Dwfl_Module *mod, const struct pev_addr_loc *loc)
-{
-	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(mod, &bias);
-	GElf_Ehdr eh;
-	size_t n;
-
-	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type != ET_EXEC ||
-	    elf_getphdrnum(elf, &n) != 0)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    loc->map_pgoff >= ph.p_offset &&
-		    loc->map_pgoff < ph.p_offset + ph.p_filesz)
-			return loc->map_start -
-			       (loc->map_pgoff - ph.p_offset + ph.p_vaddr + bias);
-	}
-	return 0;
-}
-
-/* A Dwfl holding only the file of loc's DSO at base; the module, or
- * NULL (*dwfl set when there is one to end). */
+/* A Dwfl holding only the file of loc's DSO at the map's load bias; the
+ * module, or NULL (*dwfl set when there is one to end), and in *delta
+ * what to take from a pc in the map to get an address of the module: 0
+ * for a shared object or PIE (reported at that bias); for an executable,
+ * which libdwfl places at its own addresses, the bias itself (0, but for
+ * a map elsewhere: node maps its embedded builtins a second time). */
 static Dwfl_Module *mod_report(struct unwind_state *u, const struct pev_addr_loc *loc,
-			       uint64_t base, Dwfl **dwfl)
+			       Dwfl **dwfl, uint64_t *delta)
 {
 	const char *name = pev_dso_name(loc->dso), *path = name;
+	uint64_t bias;
 
 	*dwfl = NULL;
+	*delta = 0;
 	if (name && !strcmp(name, "[vdso]"))
 		path = pev__unwind_vdso_file(u);
 	if (!path || path[0] != '/')
 		return NULL;
+	/* a jitted-PID-N.so's one segment starts at its file offset, not
+	 * at address 0: the same rule gives it start - pgoff */
+	if (!pev__unwind_file_bias(path, loc, &bias))
+		bias = loc->map_start - loc->map_pgoff;
 	*dwfl = dwfl_begin(&mod_cbs);
 	if (!*dwfl)
 		return NULL;
 	dwfl_report_begin(*dwfl);
-	/* base is the load bias (add_p_vaddr): a jitted-PID-N.so's one
-	 * segment starts at its file offset, not at address 0 */
-	Dwfl_Module *mod = dwfl_report_elf(*dwfl, name, path, -1, base, true);
+	Dwfl_Module *mod = dwfl_report_elf(*dwfl, name, path, -1, bias, true);
 
 	dwfl_report_end(*dwfl, NULL, NULL);
-	GElf_Addr bias;
+	GElf_Addr mbias;
 
 	/* CFI libdw cannot be trusted with: as if no file were there */
-	if (mod && !pev__unwind_elf_cfi_ok(dwfl_module_getelf(mod, &bias), ".eh_frame"))
+	if (mod && !pev__unwind_elf_cfi_ok(dwfl_module_getelf(mod, &mbias), ".eh_frame"))
 		return NULL;
+	if (mod)
+		*delta = bias - mbias;
 	return mod;
 }
 
@@ -169,8 +155,6 @@ int pev__unwind_fast_module(struct unwind_state *u, uint64_t pc, Dwfl_Module **o
 	if (pev_machine_resolve(u->c->m, u->sp->pid, pc, PERF_RECORD_MISC_USER, &loc) < 0 ||
 	    !loc.dso || loc.kernel)
 		return 0;
-	uint64_t base = loc.map_start - loc.map_pgoff;
-
 	if (u->mods_used * 2 >= u->mods_size) {
 		if (u->mods_used >= pev__unwind_fd_budget()) {
 			/* the rules point into the modules */
@@ -180,19 +164,20 @@ int pev__unwind_fast_module(struct unwind_state *u, uint64_t pc, Dwfl_Module **o
 		if (mods_grow(u) < 0)
 			return -ENOMEM;
 	}
-	size_t h = mod_hash(loc.dso, base, u->mods_size);
+	size_t h = mod_hash(loc.dso, loc.map_start, loc.map_pgoff, u->mods_size);
 	struct fast_mod *m;
 
 	for (;; h = (h + 1) & (u->mods_size - 1)) {
 		m = &u->mods[h];
-		if (!m->dso || (m->dso == loc.dso && m->base == base))
+		if (!m->dso || (m->dso == loc.dso && m->start == loc.map_start &&
+				m->pgoff == loc.map_pgoff))
 			break;
 	}
 	if (!m->dso) {
 		m->dso = loc.dso;
-		m->base = base;
-		m->mod = mod_report(u, &loc, base, &m->dwfl);
-		m->delta = m->mod ? mod_delta(m->mod, &loc) : 0;
+		m->start = loc.map_start;
+		m->pgoff = loc.map_pgoff;
+		m->mod = mod_report(u, &loc, &m->dwfl, &m->delta);
 		u->mods_used++;
 	}
 	/* pcs in the map but outside the module's file: none */

@@ -60,6 +60,13 @@ struct unwind_state {
 struct cfi_rule;
 struct fast_mod;
 
+/* unwind_bias.c: the load bias of loc's map in the file elf (or the
+ * file at path): what to add to the file's p_vaddr addresses, found by the
+ * PT_LOAD the map maps (not map start - pgoff: LLD's segments have
+ * p_vaddr != p_offset); false when no segment holds the map's offset. */
+bool pev__unwind_map_bias(Elf *elf, const struct pev_addr_loc *loc, uint64_t *bias);
+bool pev__unwind_file_bias(const char *path, const struct pev_addr_loc *loc, uint64_t *bias);
+
 /* unwind_mem.c: the file holding this process's vDSO (written once);
  * NULL when none. */
 const char *pev__unwind_vdso_file(struct unwind_state *u);
