@@ -436,10 +436,12 @@ char *cli_header_text(const struct pev_data *d, const char *path, bool full, siz
 	size = pev_data_cut_info(d, &cut) && (cut.header_data_size || cut.data_size_zero) ?
 	       cut.header_data_size : pev_data_data_size(d);
 	fputs("# ========\n", o);
-	/* perf: the input's mtime (a pipe's in pipe mode), then the file
+	/* perf: the input's mtime (stdin's when reading a pipe, the file's
+	 * for a pipe-mode file given by name), then the file
 	 * header's numbers (all 0 for a pipe, whose features perf prints
 	 * as they arrive, after the closing lines). */
-	if (pev_data_is_pipe(d) ? !fstat(0, &st) : !stat(path, &st)) {
+	if (pev_data_is_pipe(d) && (!path || !strcmp(path, "-")) ? !fstat(0, &st) :
+	    !stat(path, &st)) {
 		time_t t = st.st_mtime;
 		char when[64];
 

@@ -208,6 +208,14 @@ static int run(struct script *s)
 			cli_error("out of memory");
 			return EXIT_ERROR;
 		}
+		/* --header-only on a pipe: perf reads no record, and the
+		 * features are records there: the header's own lines only */
+		if (s->opt.header_only && pev_data_is_pipe(s->data)) {
+			const char *end = strstr(h, "\n# ========\n#\n");
+
+			if (end)
+				hlen = (size_t)(end - h) + 14;
+		}
 		so_mem(&s->out, h, hlen);
 		free(h);
 	}

@@ -121,7 +121,7 @@ int main(void)
 	CHECK_EQ_INT(t_sh("mkdir %s/cwd", dir), 0);
 
 	snprintf(f, sizeof(f), "%s/w.data", dir);
-	CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 1000000 -o %s -- %s -m 150 >/dev/null 2>&1",
+	CHECK_EQ_INT(t_sh("%s record -q -g -e cpu-clock -c 1000000 -o %s -- %s -m 300 >/dev/null 2>&1",
 			  PERF, f, work), 0);
 	/* times */
 	same(f, "--reltime", "     0.000000: ");
@@ -129,15 +129,34 @@ int main(void)
 	same(f, "--deltatime -F comm,tid,time,ip,sym", "     0.000000: ");
 	same(f, "--reltime -F comm,time --show-task-events --show-mmap-events", "PERF_RECORD_MMAP");
 	same(f, "--deltatime -F comm,time --show-task-events", "PERF_RECORD_COMM");
-	same(f, "--reltime --time 0.020,0.040", "     0.000000: ");
-	same(f, "--reltime --time ,0.030 -F time", "0.000000: ");
-	same(f, "--reltime --time '0.010,0.020 0.050,0.060' -F time", "0.000000: ");
+	same(f, "--reltime --time 0.010,0.150", "     0.000000: ");
+	same(f, "--reltime --time ,0.100 -F time", "0.000000: ");
+	same(f, "--reltime --time '0.005,0.080 0.100,0.250' -F time", "0.000000: ");
 	CHECK_MSG(t_sh("%s script -i %s --reltime --deltatime > /dev/null 2>&1", PERF, f) != 0,
 		  "perf accepts --reltime --deltatime");
 	CHECK_EQ_INT(t_sh("%s script -i %s --reltime --deltatime > /dev/null 2>&1", perfev, f), 2);
 	/* the header */
 	same(f, "--header-only", "# captured on");
 	same(f, "--header-only -I", "# cpuid");
+	/* a pipe-mode file: by name (its mtime is "captured on"), and on
+	 * stdin (perf reads no record with --header-only: no feature) */
+	char pf[160];
+
+	snprintf(pf, sizeof(pf), "%s/pipe.data", dir);
+	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 -o - -- %s -m 50 2>/dev/null > %s",
+			  PERF, work, pf), 0);
+	CHECK_EQ_INT(t_sh("touch -d '2024-01-02 03:04:05' %s", pf), 0);
+	same(pf, "--header-only", "# captured on    : Tue Jan  2 03:04:05 2024");
+	same(pf, "--header", "# captured on    : Tue Jan  2 03:04:05 2024");
+	same("-", "--header-only < ../pipe.data", "# feat offset    : 0");
+	/* --per-event-dump on stdin: perf 6.1 names the file
+	 * "(null).EVENT.dump" (its path is NULL there), perfev
+	 * "-.EVENT.dump"; the same bytes */
+	CHECK_EQ_INT(t_sh("cd %s/cwd && %s script -i - --per-event-dump --reltime < ../pipe.data > /dev/null 2>&1 && "
+			  "%s script -i - --per-event-dump --reltime < ../pipe.data > /dev/null 2>&1",
+			  dir, PERF, perfev), 0);
+	CHECK_MSG(!t_sh("cmp -s '%s/cwd/(null).cpu-clock.dump' %s/cwd/-.cpu-clock.dump", dir, dir),
+		  "--per-event-dump on stdin: -.cpu-clock.dump is not perf's (null).cpu-clock.dump");
 	/* call chains */
 	same(f, "--stop-bt rw_level3", "rw_level3");
 	same(f, "--stop-bt rw_level5,rw_level2,main -F ip,sym", "rw_level5");
