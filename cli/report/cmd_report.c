@@ -61,6 +61,45 @@ static int opt_percent_limit(const struct opt *o, const char *arg, void *ctx)
 	return 0;
 }
 
+static int opt_no_color(const struct opt *o, const char *arg, void *ctx)
+{
+	(void)o;
+	(void)arg;
+	((struct report *)ctx)->stdio_color = "never";
+	return 0;
+}
+
+/* Colour: --stdio-color/--no-color, else $PERFEV_COLOR, else never with
+ * $NO_COLOR set (no-color.org), else auto: stdout a terminal (the pager
+ * keeps the escapes: LESS has R).  JSON never.  -1 on a bad mode. */
+static int setup_color(struct report *r)
+{
+	const char *m = r->stdio_color, *env = getenv("PERFEV_COLOR");
+	const char *from = "--stdio-color";
+
+	if (!m && env && *env) {
+		m = env;
+		from = "PERFEV_COLOR";
+	}
+	if (!m) {
+		const char *nc = getenv("NO_COLOR");
+
+		m = nc && *nc ? "never" : "auto";
+	}
+	if (!strcmp(m, "always"))
+		r->color = true;
+	else if (!strcmp(m, "never"))
+		r->color = false;
+	else if (!strcmp(m, "auto"))
+		r->color = isatty(STDOUT_FILENO);
+	else {
+		cli_error("invalid %s '%s'; give 'always', 'never' or 'auto'", from, m);
+		return -1;
+	}
+	r->color &= !r->json;
+	return 0;
+}
+
 static void set_build_ids(struct report *r)
 {
 	const struct pev_data_features *f = pev_data_features(r->data);
@@ -475,6 +514,8 @@ static int report_run(struct report *r)
 		return EXIT_USAGE;
 	}
 	r->relative = r->percentage && !strcmp(r->percentage, "relative");
+	if (setup_color(r) < 0)
+		return EXIT_USAGE;
 	if (r->quiet)	/* perf -q drops the header, and --header-only is ignored */
 		r->header = r->header_only = false;
 	ret = report_load(r, r->header_only);
@@ -510,6 +551,11 @@ out:
 		ret = cli_report_cut(r->input, r->data);
 	report_release(r);
 	return ret;
+}
+
+static void report_color_values(FILE *out)
+{
+	fputs("always\nnever\nauto\n", out);
 }
 
 int cmd_report(int argc, char **argv)
@@ -563,6 +609,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "inline", &r.inline_on, NULL, "the inline frames DWARF gives in call chains (default; --no-inline: none)", NULL, 0 },
 		{ OPT_BOOL, 0, "full-source-path", &r.full_source_path, NULL, "srclines with the source file's full path", NULL, 0 },
 		{ OPT_INT, 0, "samples", &r.samples, "n", "samples kept per entry for perf's TUI browser (accepted; no effect on text)", NULL, 0 },
+		{ OPT_STRING, 0, "stdio-color", &r.stdio_color, "mode", "colour the percentages by heat: always, never, auto (default: on a terminal)", NULL, 0, report_color_values },
+		{ OPT_CALLBACK, 0, "no-color", NULL, NULL, "no colour (--stdio-color never)", opt_no_color, OPT_NOARG },
 		{ OPT_BOOL, 0, "no-pager", &r.no_pager, NULL, "do not page the output on a terminal", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &r.force, NULL, "read a file owned by another user", NULL, 0 },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "filters (perf's syntax)", NULL, 0 },

@@ -81,6 +81,8 @@ struct report {
 	int socket_filter;		/* --socket-filter, -1: none */
 	int samples;			/* --samples: perf's TUI only */
 	const char *field_sep;		/* -t: between the columns */
+	const char *stdio_color;	/* --stdio-color, --no-color: always, never, auto */
+	bool color;			/* percentages coloured by heat */
 	double percent_limit;
 	int max_stack;
 	struct pev_filter_opts fopts;
@@ -162,6 +164,10 @@ size_t report_key_cell(struct report *r, const struct pev_profile_entry *e,
 /* perf's cgroup cell: the name, "N/A" or "unknown" */
 const char *report_cgroup_name(struct report *r, const struct pev_profile_entry *e);
 /* report_graph.c */
+/* perf's get_percent_color: red from 5%, green above 0.5%, else NULL
+ * (no colour); the escape that ends a colour is REPORT_COLOR_RESET. */
+const char *report_percent_color(double percent);
+#define REPORT_COLOR_RESET "\033[m"
 void report_print_graph(struct report *r, const struct pev_profile_entry *e,
 			uint64_t total, uint64_t min_total);
 /* report_json.c: -j/--json, the table as one JSON document (schema in perfev-report(1), JSON OUTPUT) */

@@ -128,6 +128,15 @@ static void sym_name(struct gctx *g, uint32_t node, const struct pev_profile_fra
 	}
 }
 
+const char *report_percent_color(double percent)
+{
+	if (fabs(percent) >= 5.0)
+		return "\033[31m";	/* red */
+	if (fabs(percent) > 0.5)
+		return "\033[32m";	/* green */
+	return NULL;
+}
+
 static void value(struct gctx *g, uint64_t period, uint64_t count, uint64_t total)
 {
 	switch (g->r->gvalue) {
@@ -137,9 +146,17 @@ static void value(struct gctx *g, uint64_t period, uint64_t count, uint64_t tota
 	case V_COUNT:
 		out(g, "%u", (unsigned)count);
 		break;
-	default:
-		out(g, "%.2f%%", total ? (double)period * 100.0 / (double)total : 0.0);
+	default: {
+		double v = total ? (double)period * 100.0 / (double)total : 0.0;
+		/* perf's percent_color_fprintf, on a terminal */
+		const char *c = g->r->color ? report_percent_color(v) : NULL;
+
+		if (c)
+			out(g, "%s%.2f%%%s", c, v, REPORT_COLOR_RESET);
+		else
+			out(g, "%.2f%%", v);
 		break;
+	}
 	}
 }
 

@@ -477,6 +477,7 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 		len += (size_t)n;
 		room -= (size_t)n;
 		size_t cell = len;
+		double pv = -1;	/* a percentage cell's value */
 
 		switch (c->kind) {
 		case C_CHILDREN:	/* perf's hpp__fmt_acc: N/A without children */
@@ -484,27 +485,27 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 				n = snprintf(line + len, room, "%*s", c->width, "N/A");
 			else
 				n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-					     pct(e->acc_period, total));
+					     pv = pct(e->acc_period, total));
 			break;
 		case C_GUEST_SYS:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-				     pct(e->period_guest_sys, total));
+				     pv = pct(e->period_guest_sys, total));
 			break;
 		case C_GUEST_US:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-				     pct(e->period_guest_us, total));
+				     pv = pct(e->period_guest_us, total));
 			break;
 		case C_OVERHEAD:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-				     pct(e->period, total));
+				     pv = pct(e->period, total));
 			break;
 		case C_SYS:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-				     pct(e->period_sys, total));
+				     pv = pct(e->period_sys, total));
 			break;
 		case C_US:
 			n = snprintf(line + len, room, " %*.2f%%", c->width - 2,
-				     pct(e->period_us, total));
+				     pv = pct(e->period_us, total));
 			break;
 		case C_SAMPLES:
 			n = snprintf(line + len, room, " %*" PRIu64, c->width - 1, e->nr_samples);
@@ -534,6 +535,19 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 		if (n < 0)
 			n = 0;
 		len += (size_t)n < room ? (size_t)n : room - 1;
+		/* a terminal: perf's percent_color_len_snprintf around the
+		 * cell (not with -t: perf_hpp__use_color) */
+		const char *col = r->color && !r->field_sep && pv >= 0 ?
+				  report_percent_color(pv) : NULL;
+
+		if (col && len + 16 < sizeof(line)) {
+			size_t cl = strlen(col), rl = strlen(REPORT_COLOR_RESET);
+
+			memmove(line + cell + cl, line + cell, len - cell);
+			memcpy(line + cell, col, cl);
+			memcpy(line + len + cl, REPORT_COLOR_RESET, rl);
+			len += cl + rl;
+		}
 		/* -t: the separator's first character in a key's cell
 		 * becomes '.' (perf's repsep_snprintf) */
 		if (r->field_sep && *r->field_sep && c->kind == C_KEY)
