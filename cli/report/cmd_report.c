@@ -340,6 +340,7 @@ static int setup_and_read(struct report *r)
 	popts.match = r->gkey;
 	popts.max_stack = (unsigned)r->max_stack;
 	popts.hide_unresolved = r->hide_unresolved;
+	popts.ignore_callees = r->ignore_callees;
 	popts.full_srcpath = r->full_source_path;
 	popts.filter = r->filter;
 	popts.time_quantum = 100000000;	/* perf's default --time-quantum 100ms */
@@ -588,6 +589,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
+		{ OPT_STRING, 0, "ignore-callees", &r.ignore_callees, "regex", "in call chains, drop the callees of the functions matching this regex (POSIX extended): samples count there", NULL, 0 },
 		{ OPT_BOOL, 'G', "inverted", &r.inverted, NULL, "caller-based call graphs", NULL, 0 },
 		{ OPT_CALLBACK, 0, "percent-limit", NULL, "percent", "hide entries (and graph branches) below this percentage", opt_percent_limit, 0 },
 		{ OPT_INT, 0, "max-stack", &r.max_stack, "n", "use at most n entries of each call chain (perf_event_max_stack)", NULL, 0 },
@@ -638,17 +640,21 @@ int cmd_report(int argc, char **argv)
 			  argv[first]);
 		return EXIT_USAGE;
 	}
-	if (r.parent) {
+	const char *res[] = { r.parent, r.ignore_callees };
+	const char *names[] = { "-p/--parent", "--ignore-callees" };
+
+	for (int i = 0; i < 2; i++) {
 		regex_t re;
 		char msg[128];
-		int rc = regcomp(&re, r.parent, REG_EXTENDED | REG_NOSUB);
+		int rc = res[i] ? regcomp(&re, res[i], REG_EXTENDED | REG_NOSUB) : 0;
 
 		if (rc) {
 			regerror(rc, &re, msg, sizeof(msg));
-			cli_error("invalid -p/--parent regex '%s': %s", r.parent, msg);
+			cli_error("invalid %s regex '%s': %s", names[i], res[i], msg);
 			return EXIT_USAGE;
 		}
-		regfree(&re);
+		if (res[i])
+			regfree(&re);
 	}
 	return report_run(&r);
 }

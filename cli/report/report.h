@@ -81,6 +81,7 @@ struct report {
 	int socket_filter;		/* --socket-filter, -1: none */
 	int samples;			/* --samples: perf's TUI only */
 	const char *field_sep;		/* -t: between the columns */
+	const char *ignore_callees;	/* --ignore-callees: regex */
 	const char *stdio_color;	/* --stdio-color, --no-color: always, never, auto */
 	bool color;			/* percentages coloured by heat */
 	double percent_limit;

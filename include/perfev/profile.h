@@ -185,6 +185,13 @@ struct pev_profile_opts {
 	 * CPU is on none) is rejected as the filter's are (see filter). */
 	bool socket_filter_on;
 	int32_t socket_filter;
+	/* perf's --ignore-callees: a POSIX extended regex (unanchored).  In
+	 * a sample's chain walked as perf walks it (leaf first in callee
+	 * order, root first in caller order) each frame whose symbol
+	 * matches drops what came before it: the sample counts at the last
+	 * such frame, its chain starting there.  NULL: none; an invalid one
+	 * makes pev_profile_new fail with EINVAL. */
+	const char *ignore_callees;
 };
 
 /* A sample kept with opts.keep_samples: its frames are the profile's own

@@ -250,6 +250,39 @@ static int64_t sample_chain(struct pev_profile *p, const struct pev_sample *s)
 	return k ? chain_get(p, p->scratch, (uint32_t)k) : UINT32_MAX;
 }
 
+/* --ignore-callees: the chain from the frame perf stops at (toward the
+ * root in callee order, the leaf in caller order), that frame the
+ * sample's own location (loc); self, or the new self frame, or -ENOMEM. */
+static int64_t ignore_callees(struct pev_profile *p, int64_t *chain, uint32_t self,
+			      struct pev_addr_loc *loc)
+{
+	const struct pf_chain *c = &p->chains[*chain];
+	uint32_t n = c->len;
+	long m = pev__pf_ignore_at(p, p->chain_pool + c->off, n);
+
+	if (m < 0)
+		return self;
+	if (scratch_room(p, n))
+		return -ENOMEM;
+	memcpy(p->scratch, p->chain_pool + c->off, n * sizeof(uint32_t));
+	const struct pev_profile_frame *f = pev__pf_frame_at(p, p->scratch[m]);
+	bool caller = p->opts.order == PEV_PROFILE_CALLER;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->dso = f->dso;
+	loc->sym = f->sym;
+	loc->map_ip = f->addr;
+	loc->kernel = f->level == 'k';
+	int64_t ns = pev__pf_frame_get(p, f->dso, f->sym, NULL, p->frame_ip ? f->addr : 0,
+				       f->ip, f->addr, f->level);
+
+	if (ns < 0)
+		return ns;
+	*chain = caller ? chain_get(p, p->scratch, (uint32_t)m + 1) :
+			  chain_get(p, p->scratch + m, n - (uint32_t)m);
+	return *chain < 0 ? *chain : ns;
+}
+
 static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 {
 	const struct pev_sample *s = &rec->u.sample;
@@ -316,6 +349,11 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 			chain = sample_chain(p, s);
 			if (chain < 0)
 				return (int)chain;
+			if (p->ignore_on && chain != UINT32_MAX) {
+				self = ignore_callees(p, &chain, (uint32_t)self, &loc);
+				if (self < 0)
+					return (int)self;
+			}
 		}
 		/* raw_get may have moved the array: find the slot again */
 		if (raw) {
@@ -617,7 +655,9 @@ pev_profile_new(struct pev_machine *m, struct pev_chain *chain,
 	 * difference: lookups may miss (profile_replay.c; not with the
 	 * live trees above) */
 	p->replay_on = p->key_on[PEV_SORT_SYM] && !p->opts.branch_mode && !p->live_on;
-	if (pev__pf_parent_init(p)) {
+	if (pev__pf_parent_init(p) || pev__pf_ignore_init(p)) {
+		if (p->parent_on)
+			regfree(&p->parent_re);
 		free(p);
 		errno = EINVAL;
 		return NULL;
@@ -690,5 +730,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 	pev_srclines_free(p->srclines);
 	if (p->parent_on)
 		regfree(&p->parent_re);
+	if (p->ignore_on)
+		regfree(&p->ignore_re);
 	free(p);
 }

@@ -172,6 +172,8 @@ struct pev_profile {
 	bool frame_ip;		/* frames keep their ip (not merged per sym) */
 	bool parent_on;		/* parent_re compiled: chains get a parent */
 	regex_t parent_re;
+	bool ignore_on;		/* ignore_re compiled (opts.ignore_callees) */
+	regex_t ignore_re;
 	bool finished;
 
 	/* Interned frames (in blocks, so pointers stay valid). */

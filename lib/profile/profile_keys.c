@@ -25,6 +25,33 @@ int pev__pf_parent_init(struct pev_profile *p)
 	return 0;
 }
 
+int pev__pf_ignore_init(struct pev_profile *p)
+{
+	if (!p->opts.ignore_callees)
+		return 0;
+	if (regcomp(&p->ignore_re, p->opts.ignore_callees, REG_EXTENDED | REG_NOSUB))
+		return -EINVAL;
+	p->ignore_on = true;
+	return 0;
+}
+
+/* perf's add_callchain_ip: a symbol matching ignore_callees_regex resets
+ * the cursor and becomes the sample's location (root_al); the last one
+ * met wins: nearest the root in callee order, the leaf in caller order. */
+long pev__pf_ignore_at(const struct pev_profile *p, const uint32_t *ids, uint32_t n)
+{
+	bool caller = p->opts.order == PEV_PROFILE_CALLER;
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t j = caller ? k : n - 1 - k;
+		const struct pev_profile_frame *f = pev__pf_frame_at(p, ids[j]);
+
+		if (f->sym && !regexec(&p->ignore_re, f->sym->name, 0, NULL, 0))
+			return j;
+	}
+	return -1;
+}
+
 /* perf's add_callchain_ip: the first entry, in the order the chain is
  * walked (leaf first for callee order, root first for caller order),
  * whose symbol matches; inlined entries share their function's symbol. */

@@ -7,6 +7,11 @@
 
 /* compiles the parent regex (-EINVAL: invalid) */
 int pev__pf_parent_init(struct pev_profile *p);
+/* opts.ignore_callees compiled: 0, or -EINVAL */
+int pev__pf_ignore_init(struct pev_profile *p);
+/* The frame of ids (a chain, leaf first) where --ignore-callees leaves
+ * the sample: the last match in perf's walk; -1 for none. */
+long pev__pf_ignore_at(const struct pev_profile *p, const uint32_t *ids, uint32_t n);
 /* The parent of chain c (its frames leaf first), interned; 0 or -ENOMEM. */
 int pev__pf_chain_parent(struct pev_profile *p, struct pf_chain *c);
 /* The trace key of sample s into k (interned); 0 or -ENOMEM. */

@@ -24,7 +24,9 @@ static const char *const sys_modes[] = {
 	"--socket-filter 0", "--socket-filter 1", "--socket-filter 0 --sort socket,comm --no-children -g none",
 	"--samples 7", "--time 40%", "--time 10%/2 --no-children",
 	"-t ,", "-t , --no-children -g none", "-t '|' -n", "--field-separator=';' --show-total-period --no-children",
-	"-t , -F overhead,sample,period,pid --sort pid", "-t ,, --sort dso,sym -g caller", NULL,
+	"-t , -F overhead,sample,period,pid --sort pid", "-t ,, --sort dso,sym -g caller",
+	"--ignore-callees main", "--ignore-callees main -G", "--ignore-callees do_syscall --no-children",
+	"--ignore-callees ^entry", "--ignore-callees write -g caller --no-children", NULL,
 };
 
 static const char *const dwarf_modes[] = {
@@ -34,7 +36,9 @@ static const char *const dwarf_modes[] = {
 
 static const char *const fp_modes[] = {
 	"--full-source-path --sort srcline", "--full-source-path --sort srcfile,sym",
-	"--full-source-path --no-children --sort sym,srcline", NULL,
+	"--full-source-path --no-children --sort sym,srcline",
+	"--ignore-callees main --no-children", "--ignore-callees 'leaf|top' -g caller",
+	"--ignore-callees ^main -G --sort dso,sym", NULL,
 };
 
 int main(void)
