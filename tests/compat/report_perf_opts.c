@@ -36,7 +36,6 @@ static const char *const dwarf_modes[] = {
 
 static const char *const fp_modes[] = {
 	"--full-source-path --sort srcline", "--full-source-path --sort srcfile,sym",
-	"--full-source-path --no-children --sort sym,srcline",
 	"--ignore-callees main --no-children", "--ignore-callees 'leaf|top' -g caller",
 	"--ignore-callees ^main -G --sort dso,sym", NULL,
 };
