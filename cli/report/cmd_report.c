@@ -461,7 +461,8 @@ int report_load(struct report *r, bool header_only)
 	if (r->symfs && !r->symfs[strspn(r->symfs, "/")])
 		r->symfs = NULL;	/* perf: --symfs / is the root, no symfs */
 	struct pev_dso_cache_opts dopts = { .size = sizeof(dopts), .kallsyms = r->kallsyms,
-					    .symfs = r->symfs, .vmlinux = r->vmlinux };
+					    .symfs = r->symfs, .vmlinux = r->vmlinux,
+					    .no_demangle = !r->demangle };
 
 	r->dsos = pev_dso_cache_new(&dopts);
 	r->machine = r->dsos ? pev_machine_new(r->dsos) : NULL;
@@ -574,6 +575,7 @@ int cmd_report(int argc, char **argv)
 	r.max_stack = cli_max_stack_default();
 	r.cut_at_end = true;
 	r.inline_on = true;
+	r.demangle = true;
 	r.socket_filter = -1;
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
@@ -609,6 +611,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 0, "symfs", &r.symfs, "directory", "look for the programs, libraries and their debug files under this directory", NULL, 0 },
 		{ OPT_STRING, 't', "field-separator", &r.field_sep, "separator", "separate the columns with this text (no padding of numbers, no dotted line)", NULL, 0 },
 		{ OPT_BOOL, 0, "inline", &r.inline_on, NULL, "the inline frames DWARF gives in call chains (default; --no-inline: none)", NULL, 0 },
+		{ OPT_BOOL, 0, "demangle", &r.demangle, NULL, "demangle C++ and Rust names (default; --no-demangle shows them as the files spell them)", NULL, 0 },
 		{ OPT_BOOL, 0, "full-source-path", &r.full_source_path, NULL, "srclines with the source file's full path", NULL, 0 },
 		{ OPT_INT, 0, "samples", &r.samples, "n", "samples kept per entry for perf's TUI browser (accepted; no effect on text)", NULL, 0 },
 		{ OPT_STRING, 0, "stdio-color", &r.stdio_color, "mode", "colour the percentages by heat: always, never, auto (default: on a terminal)", NULL, 0, report_color_values },

@@ -75,6 +75,7 @@ struct report {
 	bool mem_mode;			/* --mem-mode */
 	bool cut_at_end;		/* report: a cut file is said after the output */
 	bool inline_on;			/* --inline (default) / --no-inline */
+	bool demangle;			/* --demangle (default) / --no-demangle */
 	bool hide_unresolved;		/* -U */
 	bool full_source_path;		/* --full-source-path */
 	const char *symbol_filter;	/* --symbol-filter: a part of the name */

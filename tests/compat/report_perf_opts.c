@@ -18,6 +18,18 @@ static const char prog_src[] =
 	"__attribute__((noinline)) long top(long x) { return mid(x) + 1; }\n"
 	"int main(void) { long t = 0; for (int k = 0; k < 40000; k++) t += top(k); printf(\"%ld\\n\", t); return 0; }\n";
 
+static const char cxx_src[] =
+	"#include <cstdio>\n"
+	"namespace ns { template <typename T> struct Box { T v; __attribute__((noinline)) T work(int n) {\n"
+	"  volatile T s = 0; for (int i = 0; i < n; i++) s = s + (v ^ i) % 7; return s; } }; }\n"
+	"int main() { ns::Box<long> b{3}; long t = 0; for (int k = 0; k < 100000; k++) t += b.work(300);\n"
+	"  std::printf(\"%ld\\n\", t); return 0; }\n";
+
+static const char *const cxx_modes[] = {
+	"--no-demangle", "--no-demangle --no-children -g caller", "--demangle",
+	"--no-demangle --sort dso,sym -g none", NULL,
+};
+
 static const char *const sys_modes[] = {
 	"-U", "-U --no-children", "-U -g caller", "--hide-unresolved -n --sort dso,sym",
 	"--symbol-filter=_", "--symbol-filter=lock --no-children", "--symbol-filter=e -g caller",
@@ -70,5 +82,15 @@ int main(void)
 	CHECK_EQ_INT(t_sh("%s record -q -g -o %s -- %s > /dev/null 2>&1", PERF, file, prog), 0);
 	for (const char *const *m = fp_modes; *m; m++)
 		same_report("-g", file, *m);
+	/* C++: --no-demangle */
+	if (have("g++")) {
+		report_cmp_write(src, sizeof(src), "w.cc", cxx_src);
+		snprintf(prog, sizeof(prog), "%s/w", dir);
+		CHECK_EQ_INT(t_sh("g++ -O2 -g -fno-omit-frame-pointer -o %s %s", prog, src), 0);
+		snprintf(file, sizeof(file), "%s/cxx.data", dir);
+		CHECK_EQ_INT(t_sh("%s record -q -g -o %s -- %s > /dev/null 2>&1", PERF, file, prog), 0);
+		for (const char *const *m = cxx_modes; *m; m++)
+			same_report("g++ -g", file, *m);
+	}
 	return report_cmp_end();
 }
