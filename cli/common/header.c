@@ -442,6 +442,12 @@ char *cli_header_text(const struct pev_data *d, const char *path, bool full, siz
 	 * as they arrive, after the closing lines). */
 	if (pev_data_is_pipe(d) && (!path || !strcmp(path, "-")) ? !fstat(0, &st) :
 	    !stat(path, &st)) {
+		char main_file[4096];
+
+		/* a directory (record --threads): its data file's */
+		if (S_ISDIR(st.st_mode) &&
+		    (size_t)snprintf(main_file, sizeof(main_file), "%s/data", path) < sizeof(main_file))
+			stat(main_file, &st);
 		time_t t = st.st_mtime;
 		char when[64];
 

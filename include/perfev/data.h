@@ -355,13 +355,16 @@ struct pev_data_open_opts {
 	uint64_t window;
 };
 
-/* Opens a perf.data file; path "-" reads a pipe stream from stdin.  NULL
+/* Opens a perf.data file (or the directory perf record --threads writes:
+ * DIR/data, then the records of each DIR/data.N); path "-" reads a pipe
+ * stream from stdin.  NULL
  * and errno on failure, with the reason ("perf.data: ...") written into
  * err (errlen bytes; err may be NULL). */
 PEV_EXPORT struct pev_data *pev_data_open(const char *path,
 					  const struct pev_data_open_opts *opts,
 					  char *err, size_t errlen);
-/* Opens from an fd (file or pipe; read to the end if not seekable). */
+/* Opens from an fd (file, perf.data directory, or pipe; read to the end
+ * if not seekable). */
 PEV_EXPORT struct pev_data *pev_data_open_fd(int fd,
 					     const struct pev_data_open_opts *opts,
 					     char *err, size_t errlen);

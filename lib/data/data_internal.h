@@ -91,6 +91,15 @@ struct arena {
 	uint64_t data[];
 };
 
+/* One file of a perf.data directory (perf record --threads): the main
+ * file's data section (segs[0]) and each non-empty data.N, read one after
+ * the other; buf/len/data_off/data_end of pev_data are the current one's. */
+struct dseg {
+	unsigned char *buf;
+	size_t len;
+	uint64_t off, end;
+};
+
 struct pev_data {
 	unsigned char *buf;
 	size_t len;
@@ -124,7 +133,14 @@ struct pev_data {
 	struct dchunk *held;	/* chunk of the record last handed out */
 	uint64_t out_of_order;
 	bool ordered_used, plain_used;
+	struct dseg *segs;	/* a directory: its files, else NULL */
+	size_t nsegs, cur_seg;
 };
+
+/* data_iter.c: makes file i of a directory the current one (its data
+ * from the start); the offset of a record p in whichever file holds it. */
+void pev__data_seg_switch(struct pev_data *d, size_t i);
+uint64_t pev__data_offset_of(const struct pev_data *d, const void *p);
 
 /* A raw record from the stream. */
 struct raw_rec {

@@ -221,6 +221,31 @@ static void release_behind(struct pev_data *d)
 }
 
 
+void pev__data_seg_switch(struct pev_data *d, size_t i)
+{
+	const struct dseg *g = &d->segs[i];
+
+	d->cur_seg = i;
+	d->buf = g->buf;
+	d->len = g->len;
+	d->data_off = g->off;
+	d->data_end = g->end;
+	d->pos = g->off;
+	d->swapped_upto = g->off;
+	d->meta_upto = g->off;
+	d->released_upto = 0;
+}
+
+uint64_t pev__data_offset_of(const struct pev_data *d, const void *p)
+{
+	const unsigned char *q = p;
+
+	for (size_t i = 0; i < d->nsegs; i++)
+		if (q >= d->segs[i].buf && q < d->segs[i].buf + d->segs[i].len)
+			return (uint64_t)(q - d->segs[i].buf);
+	return (uint64_t)(q - d->buf);
+}
+
 int pev__data_next_raw(struct pev_data *d, struct raw_rec *out)
 {
 	for (;;) {
@@ -238,6 +263,17 @@ int pev__data_next_raw(struct pev_data *d, struct raw_rec *out)
 					"perf.data: the compressed data ends "
 					"inside a record (%zu bytes left)",
 					d->carry_len);
+			if (d->cur_seg + 1 < d->nsegs) {
+				/* the next file of a directory; its
+				 * compressed records start a new stream */
+				free(d->carry);
+				d->carry = NULL;
+				d->carry_len = 0;
+				if (d->dctx)
+					ZSTD_DCtx_reset(d->dctx, ZSTD_reset_session_only);
+				pev__data_seg_switch(d, d->cur_seg + 1);
+				continue;
+			}
 			return 0;
 		}
 		if (d->data_end - pos < 8)
@@ -347,7 +383,7 @@ PEV_EXPORT int pev_data_next_ordered(struct pev_data *d,
 
 			fill_event(d, &r, ev);
 			ev->offset = it.ctx ? ((struct dchunk *)it.ctx)->offset :
-				(uint64_t)((const unsigned char *)it.rec - d->buf);
+				pev__data_offset_of(d, it.rec);
 			d->held = it.ctx;	/* keeps the chunk alive */
 			return 1;
 		}
@@ -404,6 +440,8 @@ PEV_EXPORT int pev_data_rewind(struct pev_data *d)
 	pev__data_iter_release(d);
 	if (!d->q)
 		return -ENOMEM;
+	if (d->nsegs)
+		pev__data_seg_switch(d, 0);
 	d->pos = d->data_off;
 	d->released_upto = 0;
 	d->err[0] = 0;

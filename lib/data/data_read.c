@@ -3,11 +3,13 @@
  * header, attrs and feature sections, and recovery of unfinished files.
  * Every offset and size read from the file is checked against the file's
  * length before use. */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -352,6 +354,139 @@ PEV_EXPORT struct pev_data *pev_data_open_mem(const void *buf, size_t len,
 	return finish_open(d, opts, err, errlen);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The data.N files of a directory, in N order (perf record --threads
+ * writes data.0 .. data.N-1, one per thread): each non-empty one is
+ * mapped and added after the main file's data section. */
+static int open_dir_files(struct pev_data *d, int dirfd)
+{
+	int dfd = dup(dirfd);
+	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	unsigned *nums = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int r = 0;
+
+	if (!dir) {
+		r = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		return r;
+	}
+	while ((de = readdir(dir))) {
+		const char *s = de->d_name;
+		char *end;
+
+		if (strncmp(s, "data.", 5) || s[5] < '0' || s[5] > '9')
+			continue;
+		unsigned long v = strtoul(s + 5, &end, 10);
+
+		if (*end || v > 1u << 20)
+			continue;
+		if (n == cap) {
+			unsigned *q = realloc(nums, (cap = cap ? cap * 2 : 16) * sizeof(*q));
+
+			if (!q) {
+				r = -ENOMEM;
+				break;
+			}
+			nums = q;
+		}
+		nums[n++] = (unsigned)v;
+	}
+	closedir(dir);
+	if (r == 0 && n)
+		qsort(nums, n, sizeof(*nums), cmp_u32);
+	d->segs = r == 0 ? calloc(n + 1, sizeof(*d->segs)) : NULL;
+	if (r == 0 && !d->segs)
+		r = -ENOMEM;
+	if (r == 0) {
+		d->segs[0] = (struct dseg){ d->buf, d->len, d->data_off, d->data_end };
+		d->nsegs = 1;
+	}
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		char name[32];
+		struct stat st;
+
+		snprintf(name, sizeof(name), "data.%u", nums[i]);
+		int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			r = pev__data_set_error(d, -errno, "perf.data: cannot open '%s' of the "
+						"directory: %s", name, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+			close(fd);
+			continue;
+		}
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+
+		close(fd);
+		if (p == MAP_FAILED) {
+			r = pev__data_set_error(d, -errno, "perf.data: cannot map '%s' of the "
+						"directory: %s", name, strerror(errno));
+			break;
+		}
+		d->segs[d->nsegs++] = (struct dseg){ p, (size_t)st.st_size, 0, (uint64_t)st.st_size };
+	}
+	free(nums);
+	return r;
+}
+
+/* A perf.data directory (perf record --threads): the header, attrs and
+ * features come from DIR/data, the records from its data section and
+ * then from each DIR/data.N. */
+static struct pev_data *open_dir(int dirfd, const struct pev_data_open_opts *opts,
+				 char *err, size_t errlen)
+{
+	int fd = openat(dirfd, "data", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		if (err && errlen)
+			snprintf(err, errlen, "perf.data: a directory without a 'data' file "
+				 "(perf record --threads writes one): %s", strerror(e));
+		errno = e;
+		return NULL;
+	}
+	struct pev_data *d = pev_data_open_fd(fd, opts, err, errlen);
+	int e = errno;
+
+	close(fd);
+	if (!d) {
+		errno = e;
+		return NULL;
+	}
+	if (d->pipe) {
+		pev_data_close(d);
+		if (err && errlen)
+			snprintf(err, errlen, "perf.data: the directory's 'data' file is a pipe stream");
+		errno = EBADMSG;
+		return NULL;
+	}
+	int r = open_dir_files(d, dirfd);
+
+	if (r < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", d->err[0] ? d->err : strerror(-r));
+		pev_data_close(d);
+		errno = -r;
+		return NULL;
+	}
+	d->err[0] = 0;
+	return d;
+}
+
 PEV_EXPORT struct pev_data *pev_data_open_fd(int fd,
 					     const struct pev_data_open_opts *opts,
 					     char *err, size_t errlen)
@@ -365,6 +500,10 @@ PEV_EXPORT struct pev_data *pev_data_open_fd(int fd,
 	if (fstat(fd, &st) < 0) {
 		e = errno;
 		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		free(d);
+		return open_dir(fd, opts, err, errlen);
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		/* Private and writable: records of the other byte order
@@ -469,6 +608,11 @@ PEV_EXPORT void pev_data_close(struct pev_data *d)
 	pev_data_features_release(&d->feat);
 	pev_decoder_free(d->dec);
 	pev_order_free(d->q);
+	if (d->nsegs)
+		pev__data_seg_switch(d, 0);
+	for (size_t i = 1; i < d->nsegs; i++)
+		munmap(d->segs[i].buf, d->segs[i].len);
+	free(d->segs);
 	if (d->mapped)
 		munmap(d->buf, d->len);
 	else
@@ -494,11 +638,11 @@ PEV_EXPORT bool pev_data_cut_info(const struct pev_data *d, struct pev_data_cut 
 }
 PEV_EXPORT uint64_t pev_data_data_offset(const struct pev_data *d)
 {
-	return d->data_off;
+	return d->nsegs ? d->segs[0].off : d->data_off;
 }
 PEV_EXPORT uint64_t pev_data_data_size(const struct pev_data *d)
 {
-	return d->data_end - d->data_off;
+	return d->nsegs ? d->segs[0].end - d->segs[0].off : d->data_end - d->data_off;
 }
 PEV_EXPORT const struct pev_decoder *pev_data_decoder(const struct pev_data *d)
 {
