@@ -13,6 +13,7 @@
 
 #include <perfev/symbols.h>
 
+#include "symbol/dwarf_scopes.h"
 #include "symbol/symbols_internal.h"
 
 #define SL_BUCKETS 4096u
@@ -30,6 +31,7 @@ struct sl_file {
 	Dwarf_Off *bare;
 	struct pev_a2l_syms *a2l;	/* loaded on the first failed lookup */
 	struct sl_unit *units;		/* DWARF 5 units seen by file0_rows() */
+	struct pev__cu_ranges *cus;	/* units by their own ranges */
 };
 
 /* A DWARF 5 unit whose line table names different files at index 0 and
@@ -97,6 +99,7 @@ void pev_srclines_free(struct pev_srclines *s)
 		free(f->path);
 		free(f->bare);
 		pev__a2l_syms_free(f->a2l);
+		pev__cu_ranges_free(f->cus);
 		for (struct sl_unit *u = f->units, *un; u; u = un) {
 			un = u->next;
 			free(u->addrs);
@@ -319,7 +322,7 @@ static void resolve(struct pev_srclines *s, struct sl_file *f,
 	int lineno = 0;
 	const char *src;
 
-	if (!f->dw || (!dwarf_addrdie(f->dw, addr, &cu) && !cu_by_lines(f, addr, &cu)))
+	if (!f->dw || (!pev__dwarf_addrdie(f->dw, &f->cus, addr, &cu) && !cu_by_lines(f, addr, &cu)))
 		return;
 	l = dwarf_getsrc_die(&cu, addr);
 	if (!l || dwarf_lineno(l, &lineno) != 0 || lineno < 0) {

@@ -36,6 +36,7 @@ struct dw_file {
 	struct pev_dso *dso;
 	int fd;
 	Dwarf *dw;		/* NULL: no DWARF */
+	struct pev__cu_ranges *cus;	/* units by their own ranges */
 };
 
 struct inl_ent {		/* a cached answer */
@@ -80,6 +81,7 @@ static struct dw_file *dw_get(struct inline_state *in, struct pev_dso *dso)
 		path = pev_dso_name(dso);
 	f->dso = dso;
 	f->dw = NULL;
+	f->cus = NULL;
 	f->fd = path && path[0] == '/' ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (f->fd >= 0) {
 		f->dw = dwarf_begin(f->fd, DWARF_C_READ);
@@ -217,7 +219,7 @@ static int lookup(struct inline_state *in, struct dw_file *f, uint64_t vaddr,
 	int m, i, r = 0;
 
 	*nr = 0;
-	if (!f->dw || !dwarf_addrdie(f->dw, vaddr, &cu))
+	if (!f->dw || !pev__dwarf_addrdie(f->dw, &f->cus, vaddr, &cu))
 		return 0;
 	m = pev__dwarf_scopes(&cu, vaddr, &chain);
 	if (m < 0)
@@ -321,6 +323,7 @@ void pev__chain_inline_release(struct pev_chain *c)
 	for (size_t i = 0; i < in->nr_files; i++) {
 		if (in->files[i].dw)
 			dwarf_end(in->files[i].dw);
+		pev__cu_ranges_free(in->files[i].cus);
 		if (in->files[i].fd >= 0)
 			close(in->files[i].fd);
 	}
