@@ -95,9 +95,9 @@ struct pev_dso_cache;
 
 struct pev_dso_cache_opts {
 	size_t size;		/* sizeof(struct pev_dso_cache_opts) */
-	/* Where perf's build-id cache is ($PERF_BUILDID_DIR, else
-	 * $HOME/.debug when NULL; "" turns
-	 * it off). */
+	/* Where perf's build-id cache is (when NULL: SYMFS/.debug with a
+	 * symfs, as perf's --symfs, else $PERF_BUILDID_DIR, else
+	 * $HOME/.debug; "" turns it off). */
 	const char *buildid_dir;
 	/* Kernel symbols: a kallsyms file to use (NULL: the cached one for
 	 * the file's kernel build id in the build-id cache, else
@@ -107,7 +107,8 @@ struct pev_dso_cache_opts {
 	/* Do not look for debug files (/usr/lib/debug, .gnu_debuglink). */
 	bool no_debug_files;
 	/* A directory the DSO files and their debug files are looked up
-	 * under (perf's --symfs); the build-id cache is not.  NULL: / */
+	 * under (perf's --symfs), and the build-id cache is SYMFS/.debug
+	 * unless buildid_dir says otherwise.  NULL: / */
 	const char *symfs;
 	/* The kernel's symbols from this ELF image only (perf's --vmlinux;
 	 * --kallsyms wins); its link addresses are used as they are. */

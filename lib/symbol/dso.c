@@ -98,6 +98,13 @@ pev_dso_cache_new(const struct pev_dso_cache_opts *opts)
 	if (opts && opts->size >= offsetof(struct pev_dso_cache_opts, no_demangle) +
 	    sizeof(opts->no_demangle))
 		c->no_demangle = opts->no_demangle;
+	/* perf's --symfs DIR also moves the build-id cache to DIR/.debug
+	 * (symbol__config_symfs): a file missing under DIR is not found in
+	 * the local cache either */
+	if (!dir && c->symfs) {
+		snprintf(buf, sizeof(buf), "%s/.debug", c->symfs);
+		dir = buf;
+	}
 	if (!dir && pev__buildid_dir(buf, sizeof(buf)) == 0)
 		dir = buf;
 	if (dir && *dir && !(c->buildid_dir = strdup(dir)))
@@ -293,6 +300,20 @@ static void hex(char *out, const uint8_t *id, int n)
 	out[2 * n] = 0;
 }
 
+/* Whether info's program headers place the file's bytes: a debug file
+ * (objcopy --only-keep-debug, a distribution's .debug, perf's cached
+ * `debug`) keeps the segments' addresses but no bytes (p_filesz 0, p_offset
+ * 0 in every PT_LOAD), so its headers cannot map a file offset to an
+ * address: every offset of libc's text landed in its first segment,
+ * 0x26000 further on, and named another function. */
+static bool runtime_image(const struct pev_elf_info *info)
+{
+	for (size_t i = 0; i < info->nr_loads; i++)
+		if (info->loads[i].filesz)
+			return true;
+	return false;
+}
+
 /* Tries one candidate file: with a full .symtab (or, when `any`, any
  * symbol table) and the DSO's build id when one is known. */
 static bool try_file(struct pev_dso *d, const char *path, bool any,
@@ -319,7 +340,7 @@ static bool try_file(struct pev_dso *d, const char *path, bool any,
 	d->owns_symtab = true;
 	d->source = strdup(path);
 	d->source_symtab = info.has_symtab;
-	if (!d->info_loaded || !d->info.nr_loads) {
+	if ((!d->info_loaded || !d->info.nr_loads) && runtime_image(&info)) {
 		d->info = info;
 		d->info_loaded = true;
 	}
@@ -345,6 +366,26 @@ static bool try_cache(struct pev_dso *d, const char *bidhex, bool any,
 	if (!S_ISDIR(sb.st_mode))
 		return try_file(d, p, any, rt);
 	snprintf(f, sizeof(f), "%s/elf", p);
+	/* the binary's copy is the runtime image when the binary itself is
+	 * not there (perf's runtime_ss): its program headers and PLT serve
+	 * the cached debug file's symbols */
+	if (!rt && access(f, R_OK) == 0) {
+		struct pev_elf_info info;
+
+		if (pev__elf_info_read(f, NULL, 0, &info) == 0 && runtime_image(&info) &&
+		    (!d->bid_size || !info.build_id_size ||
+		     (info.build_id_size == d->bid_size &&
+		      !memcmp(info.build_id, d->bid, (size_t)d->bid_size)))) {
+			if (!d->info_loaded || !d->info.nr_loads) {
+				d->info = info;
+				d->info_loaded = true;
+			}
+			if (try_file(d, f, any, f))
+				return true;
+			snprintf(p + strlen(p), sizeof(p) - strlen(p), "/debug");
+			return try_file(d, p, any, f);
+		}
+	}
 	if (try_file(d, f, any, rt))
 		return true;
 	snprintf(f, sizeof(f), "%s/debug", p);
@@ -368,7 +409,7 @@ static bool debuginfod_file(struct pev_dso *d, bool executable, char *p, size_t 
 }
 
 /* p under --symfs (perf's __symbol__join_symfs): the file itself and the
- * debug files are looked up there, the build-id cache is not. */
+ * debug files are looked up there; the build-id cache is DIR/.debug. */
 static const char *fs(const struct pev_dso_cache *c, const char *p, char *buf, size_t n)
 {
 	if (!c->symfs)
