@@ -110,7 +110,7 @@ static int setup_file(struct diff_opts *o, int f)
 	struct diff *d = o->d;
 	struct report *r = &d->files[f];
 
-	memset(r, 0, sizeof(*r));
+	report_init(r);	/* report's defaults (demangling, no socket filter) */
 	r->input = d->paths[f];
 	r->kallsyms = o->kallsyms;
 	r->symfs = o->symfs;

@@ -480,6 +480,14 @@ int report_load(struct report *r, bool header_only)
 	return setup_and_read(r);
 }
 
+void report_init(struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->demangle = true;
+	r->inline_on = true;
+	r->socket_filter = -1;
+}
+
 void report_release(struct report *r)
 {
 	pev_profile_free(r->prof);
@@ -568,15 +576,13 @@ int cmd_report(int argc, char **argv)
 		NULL,
 	};
 
-	memset(&r, 0, sizeof(r));
+	report_init(&r);
 	r.children_flag = true;
 	r.branch_flag = -1;
 	r.gmin_percent = 0.5;
 	r.max_stack = cli_max_stack_default();
 	r.cut_at_end = true;
-	r.inline_on = true;
-	r.demangle = true;
-	r.socket_filter = -1;
+
 	const struct opt opts[] = {
 		{ OPT_STRING, 'i', "input", &r.input, "file", "input file (default perf.data, or the pipe on stdin)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &r.stdio, NULL, "text output (the only one; accepted for perf's command lines)", NULL, 0 },

@@ -149,6 +149,10 @@ int report_mem_cell(const struct pev_profile_entry *e, enum pev_sort_key k, int 
  * message printed.  report_release frees what it made (also after a
  * failure). */
 int report_load(struct report *r, bool header_only);
+/* r zeroed, with the defaults of the options whose off state is not 0
+ * (demangling and inline frames on, no socket filter): report and diff
+ * start from it. */
+void report_init(struct report *r);
 void report_release(struct report *r);
 /* report_out.c */
 void report_print(struct report *r);

@@ -91,6 +91,11 @@ int main(void)
 		CHECK_EQ_INT(t_sh("%s record -q -g -o %s -- %s > /dev/null 2>&1", PERF, file, prog), 0);
 		for (const char *const *m = cxx_modes; *m; m++)
 			same_report("g++ -g", file, *m);
+		/* diff starts from report's defaults: demangled names, no
+		 * socket filter (its samples have no CPU) */
+		CHECK_EQ_INT(t_sh("%s diff %s %s > %s/da.txt 2>/dev/null && %s diff %s %s > %s/db.txt 2>/dev/null && "
+				  "grep -q 'ns::Box<long>::work' %s/db.txt && cmp -s %s/da.txt %s/db.txt",
+				  perfev, file, file, dir, PERF, file, file, dir, dir, dir, dir), 0);
 	}
 	return report_cmp_end();
 }
