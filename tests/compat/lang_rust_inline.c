@@ -16,8 +16,8 @@
  *  - linked with GNU ld: perfev script equals perf script, with the
  *    default fields and with -F ip,sym,srcline; the same for a file
  *    perfev records;
- *  - linked with rustc's default linker (rust-lld): the sampled address's
- *    frames (--max-stack 1, no CFI walk involved) equal perf's;
+ *  - linked with rustc's default linker (rust-lld): the same, and the
+ *    sampled address's frames alone (--max-stack 1, no CFI walk);
  *  - the srcline of std::rt::lang_start_internal's frame is the last line
  *    binutils' addr2line -i gives for its address. */
 #include <unistd.h>
@@ -106,8 +106,15 @@ static void lang_start_srcline(const char *file, const char *exe)
 		free(a);
 		return;
 	}
-	CHECK_EQ_INT(t_sh("%s -i -e %s 0x%s | tail -1 | sed 's,.*/,,; s/ .*//' > %s/a2l.txt",
-			  ADDR2LINE, exe, ip, dir), 0);
+	/* script prints the file offset; addr2line takes the address, which
+	 * LLD puts a page or more further than the offset: the PT_LOAD that
+	 * holds the offset converts it (readelf) */
+	CHECK_EQ_INT(t_sh("a=$(readelf -lW %s | awk -v ip=%s 'function h(s,  k, v) { s = tolower(s); sub(/^0x/, \"\", s); v = 0; "
+			  "for (k = 1; k <= length(s); k++) v = v * 16 + index(\"0123456789abcdef\", substr(s, k, 1)) - 1; "
+			  "return v } BEGIN { i = h(ip) } $1 == \"LOAD\" && i >= h($2) && i < h($2) + h($5) "
+			  "{ printf \"0x%%x\", i - h($2) + h($3); exit }'); "
+			  "test -n \"$a\" && %s -i -e %s $a | tail -1 | sed 's,.*/,,; s/ .*//' > %s/a2l.txt",
+			  exe, ip, ADDR2LINE, exe, dir), 0);
 	snprintf(pa, sizeof(pa), "%s/a2l.txt", dir);
 	char *x = t_slurp(pa, &lx);
 
@@ -165,11 +172,16 @@ int main(void)
 	snprintf(f, sizeof(f), "%s/w.data", dir);
 	same_script(f, "-F comm,tid,ip,sym,dso,srcline", "std::rt::lang_start_internal::{closure#0}");
 
-	/* rust-lld: the frames of the sampled addresses. */
+	/* rust-lld: the frames of the sampled addresses, then whole chains. */
 	CHECK_EQ_INT(t_sh("%s record -q -e cpu-clock -c 1000000 --call-graph dwarf -o %s/lld.data -- %s/lld >/dev/null 2>&1",
 			  PERF, dir, dir), 0);
 	snprintf(f, sizeof(f), "%s/lld.data", dir);
 	same_script(f, "--max-stack 1 -F ip,sym,srcline", " (inlined)");
+	/* the whole chains, now that LLD's files unwind (lang_rust_dwarf) */
+	same_script(f, "", "std::rt::lang_start_internal::{closure#0}+0x");
+	same_script(f, "-F ip,sym,srcline", "rt.rs:");
+	snprintf(exe, sizeof(exe), "%s/lld", dir);
+	lang_start_srcline(f, exe);
 
 	if (t_failures)
 		printf("files kept in %s\n", dir);
