@@ -26,8 +26,7 @@ PKGS=(
 [ "$set_" = check ] && PKGS+=(
   python3                    # programs the compatibility tests record with perf
   clang libclang-rt-dev      # libFuzzer harnesses (make fuzz)
-  lld                        # clang -fuse-ld=lld (tests/compat/lang_clang_lld_dwarf); rustc
-                             # for lang_rust_dwarf is rustup's (~/.cargo/bin), not Debian's
+  lld                        # clang -fuse-ld=lld (tests/compat/lang_clang_lld_dwarf)
   linux-perf                 # the oracle for compatibility tests and benches
   hyperfine bc               # benchmarks
   valgrind                   # make check-valgrind
@@ -47,6 +46,11 @@ PKGS=(
   libc6-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libtraceevent-dev:arm64
   libzstd-dev:arm64 zlib1g-dev:arm64 libbz2-dev:arm64 liblzma-dev:arm64 libpfm4-dev:arm64
 )
+# rustc for the Rust compat tests (lang_rust_*, convert_folded_names):
+# rustup's (~/.cargo/bin, 1.90+ links with rust-lld by default) where the
+# machine has it, else Debian's (1.63, GNU ld; the tests then link with
+# -fuse-ld=lld themselves).
+[ "$set_" = check ] && ! command -v rustc >/dev/null && [ ! -x "${HOME:-/root}/.cargo/bin/rustc" ] && PKGS+=(rustc)
 # npm for tests/js, from Debian unless a Node.js install brought its own
 # (NodeSource's nodejs ships npm and conflicts with Debian's package).
 [ "$set_" = check ] && ! command -v npm >/dev/null && PKGS+=(npm)
