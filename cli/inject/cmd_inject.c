@@ -2,6 +2,9 @@
 /* perfev inject -i - -o OUT: a pipe stream copied as perf 6.1's inject
  * copies it (its output stays a stream, record for record).
  *
+ * perfev inject -i IN -o OUT: a file copied record for record, its
+ * attrs and header features kept (as perf 6.1's inject without options).
+ *
  * perfev inject --jit -i IN -o OUT: what perf inject --jit does.  The
  * records of IN are copied to OUT, except that the mmap of a jitdump file
  * (jit-PID.dump, which a JIT maps as a marker: node --perf-prof, the
@@ -41,6 +44,7 @@ struct inject {
 	uint64_t nr_loads, nr_moves;
 	bool warned_clock;
 	bool pipe;			/* -o -: a pipe stream on stdout */
+	bool jit;			/* --jit */
 };
 
 static bool pid_done(const struct inject *j, uint32_t pid)
@@ -337,7 +341,8 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 	while ((err = pev_data_next(j->in, &ev)) > 0) {
 		const struct pev_record *r = &ev.rec;
 
-		if (!ev.decode_error && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
+		if (j->jit && !ev.decode_error &&
+		    (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
 			const char *fn = r->u.mmap.filename;
 			uint32_t pid = r->u.mmap.pid;
 
@@ -370,7 +375,7 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 		}
 		/* perf inject --jit drops the rounds (its MMAP2s carry the
 		 * later times of the loads): a reader sorts the whole file. */
-		if (r->type == PEV_RECORD_FINISHED_ROUND)
+		if (j->jit && r->type == PEV_RECORD_FINISHED_ROUND)
 			continue;
 		if ((err = pev_data_writer_write(j->w, r->raw, r->size)) < 0)
 			return err;
@@ -386,7 +391,7 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 int cmd_inject(int argc, char **argv)
 {
 	static const char *const usage[] = {
-		"perfev inject -i - -o <file>",
+		"perfev inject [-i <file>] -o <file>",
 		"perfev inject --jit -i <file> -o <file>",
 		NULL,
 	};
@@ -431,12 +436,6 @@ int cmd_inject(int argc, char **argv)
 		cli_error("cannot read '%s': %s", j.input, cli_data_errmsg(err, errno));
 		return EXIT_ERROR;
 	}
-	if (!pev_data_is_pipe(j.in) && !jit) {
-		cli_error("'%s' is not a pipe stream: perfev inject copies streams (-i -) "
-			  "or does --jit on a file; give --jit", j.input);
-		pev_data_close(j.in);
-		return EXIT_USAGE;
-	}
 	if (pev_data_is_swapped(j.in)) {
 		cli_error("'%s' is in the other byte order; inject it on a machine of its own", j.input);
 		pev_data_close(j.in);
@@ -449,7 +448,8 @@ int cmd_inject(int argc, char **argv)
 		pev_data_close(j.in);
 		return EXIT_ERROR;
 	}
-	int rc = jit ? run(&j, fd, argc, argv) : copy_stream(&j, fd);
+	j.jit = jit;
+	int rc = jit || !pev_data_is_pipe(j.in) ? run(&j, fd, argc, argv) : copy_stream(&j, fd);
 
 	if (rc < 0 && rc != -EBADMSG)
 		cli_error("cannot write '%s': %s", j.output, strerror(-rc));
