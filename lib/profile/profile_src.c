@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "profile/profile_src.h"
+#include "symbol/symbols_internal.h"
 
 /* addr is what perf hands to map__rip_2objdump(): a map-relative address
  * for a sample's own location, but the sampled address itself for chain
@@ -36,6 +37,11 @@ static const char *srcline_at(struct pev_profile *p, const struct pev_profile_fr
 
 	if (!raw && f->level != 'k')
 		vaddr = pev_dso_offset_to_vaddr(f->dso, f->addr);
+	/* perf's map__rip_2objdump() of a user DSO adds its text_offset,
+	 * which is not 0 where .text's address is not its file offset:
+	 * non-PIE executables, LLD's layouts */
+	if (raw && f->level != 'k')
+		vaddr += pev__dso_text_offset((struct pev_dso *)f->dso);
 	/* addr2line's answer ("??:0" from "??:?", ":0" from an empty file
 	 * symbol), else perf's own fallback */
 	if (src && pev_srclines_addr2line(p->srclines, src, vaddr, &file, &line) == 1) {

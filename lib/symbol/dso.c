@@ -668,6 +668,15 @@ PEV_EXPORT uint64_t pev_dso_offset_to_vaddr(struct pev_dso *d, uint64_t off)
 	return pev_elf_offset_to_vaddr(&d->info, off);
 }
 
+uint64_t pev__dso_text_offset(struct pev_dso *d)
+{
+	if (!d || d->kernel || d->module)
+		return 0;
+	if (!d->loaded)
+		pev_dso_symtab(d);
+	return d->info_loaded ? d->info.text_offset : 0;
+}
+
 bool pev_dso_is_kernel(const struct pev_dso *d)
 {
 	return d && (d->kernel || d->module);

@@ -435,6 +435,10 @@ int pev__elf_info_read(const char *path, const void *buf, size_t len,
 	out->has_dynsym = find_section(e, SHT_DYNSYM) != NULL;
 	read_build_id(e, out);
 	read_debuglink(e, out);
+	GElf_Shdr text;
+
+	if (find_named(e, ".text", &text) && text.sh_type != SHT_NOBITS)
+		out->text_offset = text.sh_addr - text.sh_offset;
 	elf_close(e, fd);
 	return 0;
 }

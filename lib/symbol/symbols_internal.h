@@ -23,6 +23,7 @@ struct pev_elf_info {
 	uint8_t build_id[20];
 	int build_id_size;		/* 0: none */
 	char debuglink[256];		/* .gnu_debuglink name, "" if none */
+	uint64_t text_offset;		/* .text's sh_addr - sh_offset (perf's dso->text_offset) */
 };
 
 /* Reads the headers of an ELF file (or an image in memory when buf is
@@ -50,6 +51,10 @@ struct pev_dso_cache;
 int pev_symtab_finish_impl(struct pev_symtab *st, bool ends_first);
 /* Whether d's cache demangles names (not --no-demangle); true for NULL. */
 bool pev__dso_demangle(const struct pev_dso *d);
+/* perf's dso->text_offset: .text's address minus its file offset in the
+ * DSO's runtime image (0 when unknown): what perf 6.1's
+ * map__rip_2objdump() adds to a user address (profile_src.c). */
+uint64_t pev__dso_text_offset(struct pev_dso *d);
 /* True for the kernel and its modules (identity map_ip). */
 bool pev_dso_is_kernel(const struct pev_dso *d);
 /* perf's symbol rbtree (symbols_tree.c): nodes by index. */

@@ -13,8 +13,10 @@
  * table; LLD's text segment at another file offset than its address): a
  * PIE program and a shared library it calls (with an inlined helper),
  * and the program linked -no-pie; recorded by perf -g and by perfev -g:
- * report --no-children --sort srcline (and srcline,sym, srcfile) and
- * script -F +srcline equal perf's. */
+ * report --no-children --sort srcline (and srcline,sym, srcfile),
+ * report --children --sort srcline,sym (chain entries looked up at the
+ * sampled address plus .text's address - offset, as perf 6.1) and script
+ * -F +srcline equal perf's. */
 #include <unistd.h>
 
 #include "testutil.h"
@@ -84,6 +86,10 @@ static void compare(const char *data)
 	same(f, "report", "--stdio --no-children --sort srcline", "rec.c:4");
 	same(f, "report", "--stdio --no-children --sort srcline,sym", "lib.c:");
 	same(f, "report", "--stdio --no-children --sort srcfile", "rec.c");
+	/* children: perf looks a chain entry up at map__rip_2objdump() of
+	 * its sampled address, which adds .text's address - offset (LLD's
+	 * page, -no-pie's base): "rec+OFF" from there */
+	same(f, "report", "--stdio --children --sort srcline,sym -g none", "rec+");
 	same(f, "script", "-F +srcline", "rec.c:4");
 	same(f, "script", "-F ip,sym,dso,srcline", "lib.c:");
 }
