@@ -213,6 +213,12 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	/* The CFI of pc must be known before libdw steps out of it. */
 	if (pev__unwind_report_module(u, pc) == -2)
 		return DWARF_CB_ABORT;
+	uint64_t look = act ? pc : pc - 1;
+
+	if (pev__unwind_go_frame(dwfl_addrmodule(u->sp->dwfl, look), look) == GO_LAST) {
+		u->read_failed = false;	/* Go: the top of its stack */
+		return DWARF_CB_ABORT;
+	}
 	return DWARF_CB_OK;
 }
 
@@ -267,12 +273,17 @@ bool pev__unwind_cfi_signal(struct space *s, uint64_t pc)
 /* libdwfl's activation flags (the first frame, a signal frame and the
  * frame it returns to) to perf's: a pc is printed as it is after a
  * frame whose CFI is a signal frame's, looked up as libunwind looks it
- * up (at pc - 1 unless that pc is printed as it is). */
+ * up (at pc - 1 unless that pc is printed as it is), or after a call Go's
+ * runtime injected (unwind_go.c). */
 static void act_from_libdw(struct unwind_state *u)
 {
-	for (size_t i = 1; i < u->n; i++)
-		u->act[i] = u->act[i] &&
-			    pev__unwind_cfi_signal(u->sp, u->pcs[i - 1] - !u->act[i - 1]);
+	for (size_t i = 1; i < u->n; i++) {
+		uint64_t look = u->pcs[i - 1] - !u->act[i - 1];
+
+		u->act[i] = (u->act[i] && pev__unwind_cfi_signal(u->sp, look)) ||
+			    pev__unwind_go_frame(dwfl_addrmodule(u->sp->dwfl, look), look) ==
+			    GO_INJECTED;
+	}
 }
 
 /* Unwinds into u->pcs; 0, -2 when the process's maps changed under its

@@ -28,7 +28,10 @@
  *    (perf prints it as 0 - 1), and the next step ends in no map;
  *  - the pc of a caller frame is looked up at pc - 1;
  *  - a pc in no mapped file ends the walk (perf's find_proc_info finds
- *    no map); a pc in a DSO without an FDE for it gets libunwind 1.6's
+ *    no map); so does a Go function that starts or switches stacks,
+ *    and a call Go's runtime injects is taken as a signal frame
+ *    (unwind_go.c: perf's libunwind reads no Go CFI at all);
+ *  - a pc in a DSO without an FDE for it gets libunwind 1.6's
  *    guesses: a PLT stub's shape, else %rbp as a frame pointer when it
  *    lies within 16 KiB above the CFA (return address at %rbp + 8, CFA
  *    16 bytes up, every other register unknown); a signal trampoline
@@ -198,6 +201,7 @@ static const struct cfi_rule *rule_get(struct unwind_state *u, Dwfl_Module *mod,
 	r->mod = mod;
 	r->pc = pc;
 	u->rules_used++;
+	r->go = (uint8_t)pev__unwind_go_frame(mod, pc);
 
 	Dwarf_Addr bias;
 	Dwarf_Frame *fr = NULL;
@@ -379,6 +383,8 @@ int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 
 		if (!rule)
 			return -ENOMEM;
+		if (rule->go == GO_LAST)
+			return 0;	/* Go: the top of its stack */
 		as_is = false;
 		if (!rule->found) {
 			/* No FDE in the DSO: libunwind's guesses. */
@@ -415,7 +421,7 @@ int pev__fast_unwind(struct unwind_state *u, uint64_t ip)
 			return 0;
 		/* libunwind: the pc a signal frame returns to is where the
 		 * interrupted code goes on, not a return address. */
-		prev_instr = !rule->signal;
-		as_is = rule->signal;
+		prev_instr = !rule->signal && rule->go != GO_INJECTED;
+		as_is = !prev_instr;
 	}
 }

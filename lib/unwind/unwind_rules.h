@@ -22,6 +22,7 @@ struct cfi_rule {
 	bool found;			/* an FDE covers pc */
 	bool simple;
 	bool signal;			/* a signal frame's CIE ('S') */
+	uint8_t go;			/* unwind_go.c's GO_* */
 	uint8_t cfa_reg;
 	int64_t cfa_off;
 	uint16_t cfa_x, cfa_n;		/* cfa_n: the CFA is ops[cfa_x..] */

@@ -67,6 +67,16 @@ struct fast_mod;
 bool pev__unwind_map_bias(Elf *elf, const struct pev_addr_loc *loc, uint64_t *bias);
 bool pev__unwind_file_bias(const char *path, const struct pev_addr_loc *loc, uint64_t *bias);
 
+/* unwind_go.c: what the Go function holding addr (an address of mod)
+ * is to a walk, by the binary's .gopclntab: GO_LAST the last frame of its
+ * stack (TOPFRAME: goexit, mstart, rt0_go; SPWRITE: a stack switch; the
+ * sigreturn trampoline), as Go's traceback stops; GO_INJECTED a call a
+ * signal handler injected (asyncPreempt, sigpanic): the next pc is the
+ * interrupted one, not a return address; GO_FRAME anything else (also
+ * no Go function, no table). */
+enum { GO_FRAME, GO_LAST, GO_INJECTED };
+int pev__unwind_go_frame(Dwfl_Module *mod, uint64_t addr);
+
 /* unwind_mem.c: the file holding this process's vDSO (written once);
  * NULL when none. */
 const char *pev__unwind_vdso_file(struct unwind_state *u);
