@@ -64,7 +64,9 @@ static void print_json(const struct listing *l)
 	fputs("\n]\n", stdout);
 }
 
-static void print_text(const struct listing *l)
+/* details: perf list --details, each event followed by its description
+ * and how it is encoded ("       [DESC]", "       ENCODING"). */
+static void print_text(const struct listing *l, bool details)
 {
 	size_t unavailable = 0;
 
@@ -76,6 +78,10 @@ static void print_text(const struct listing *l)
 		else
 			snprintf(left, sizeof(left), "%s", e->name);
 		printf("  %-50s [%s%s]\n", left, e->type, e->avail ? "" : ", not supported here");
+		if (details && e->desc)
+			printf("       [%s]\n", e->desc);
+		if (details && e->encoding[0])
+			printf("       %s\n", e->encoding);
 		unavailable += !e->avail;
 	}
 	if (unavailable)
@@ -91,9 +97,11 @@ static const char *const list_usage[] = {
 
 int cmd_list(int argc, char **argv)
 {
-	bool json = false, raw_dump = false;
+	bool json = false, raw_dump = false, desc = true, details = false;
 	const struct opt opts[] = {
 		{ OPT_BOOL, 'j', "json", &json, NULL, "print one JSON array of event objects", NULL, 0 },
+		{ OPT_BOOL, 'd', "desc", &desc, NULL, "print the events' descriptions where perf has them (default; --no-desc: none)", NULL, 0 },
+		{ OPT_BOOL, 0, "details", &details, NULL, "print each event's description and encoding (type=N,config=0x...)", NULL, 0 },
 		/* hidden, as it is not for people (perf shows it) */
 		{ OPT_BOOL, 0, "raw-dump", &raw_dump, NULL, "every event name on one line, for shell completion", NULL, OPT_HIDDEN },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
@@ -143,7 +151,7 @@ int cmd_list(int argc, char **argv)
 	} else if (json)
 		print_json(&l);
 	else
-		print_text(&l);
+		print_text(&l, details);
 	goto out;
 nomem:
 	cli_error("out of memory while listing events");
