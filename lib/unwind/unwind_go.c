@@ -178,14 +178,13 @@ static bool go_func(Elf *elf, uint64_t addr, unsigned *flag, const char **name)
 	return true;
 }
 
-int pev__unwind_go_frame(Dwfl_Module *mod, uint64_t addr)
+/* pev__unwind_go_frame's answer for addr, an address of the file elf. */
+static int go_kind(Elf *elf, uint64_t addr)
 {
-	GElf_Addr bias;
-	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
 	unsigned flag;
 	const char *name;
 
-	if (!elf || !go_func(elf, addr - bias, &flag, &name))
+	if (!elf || !go_func(elf, addr, &flag, &name))
 		return GO_FRAME;
 	if ((flag & (FLAG_TOPFRAME | FLAG_SPWRITE)) ||
 	    (name && (!strncmp(name, "runtime.sigreturn", 17) || !strncmp(name, "_rt0_", 5))))
@@ -194,4 +193,12 @@ int pev__unwind_go_frame(Dwfl_Module *mod, uint64_t addr)
 		     !strncmp(name, "runtime.debugCall", 17)))
 		return GO_INJECTED;
 	return GO_FRAME;
+}
+
+int pev__unwind_go_frame(Dwfl_Module *mod, uint64_t addr)
+{
+	GElf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+
+	return elf ? go_kind(elf, addr - bias) : GO_FRAME;
 }
