@@ -253,6 +253,9 @@ static int setup_and_read(struct report *r)
 	/* perf's --mem-mode: no children */
 	if (r->mem_mode)
 		r->cumulate = false;
+	/* perf's --hierarchy turns children off (the caller order above stays) */
+	if (r->hierarchy)
+		r->cumulate = false;
 	/* perf picks the caller order while children mode is still on: a
 	 * --branch-history file without chains too */
 	if (r->inverted || ((has_cc || r->branch_history) && r->children_flag && !r->order_set))
@@ -535,6 +538,12 @@ static int report_run(struct report *r)
 		ret = print_header(r);
 		goto out;
 	}
+	if (report_hier_refusal(r)) {
+		cli_error("%s", report_hier_refusal(r));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	r->print_hier = report_print_hier;
 	ret = EXIT_ERROR;
 	pager_start(!r->no_pager && !r->json);
 	if (r->header && !r->json && print_header(r) != EXIT_OK)
@@ -595,6 +604,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 'p', "parent", &r.parent, "regex", "the parent key's functions (POSIX extended regex, default ^sys_|^do_page_fault); adds the parent key", NULL, 0 },
 		{ OPT_BOOL, 0, "mem-mode", &r.mem_mode, NULL, "memory access profile: samples count their weight (perf's --mem-mode); enables the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size", NULL, 0 },
 		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },
+		{ OPT_BOOL, 0, "hierarchy", &r.hierarchy, NULL, "one level per sort key, indented, each with its own percentage (not with call graphs)", NULL, 0 },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
 		{ OPT_STRING, 0, "ignore-callees", &r.ignore_callees, "regex", "in call chains, drop the callees of the functions matching this regex (POSIX extended): samples count there", NULL, 0 },

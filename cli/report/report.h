@@ -67,6 +67,9 @@ struct report {
 	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
 	bool tp_only;		/* every event a tracepoint: "trace" is the default sort */
 	bool show_cpu_util;
+	bool hierarchy;		/* --hierarchy: one level per sort key (report_hier.c) */
+	/* with --hierarchy: report_print_hier (set by cmd_report.c) */
+	void (*print_hier)(struct report *r, size_t ev, uint64_t total, uint64_t all_total);
 	bool raw_trace;		/* --raw-trace: the trace key shows raw fields */
 	int branch_flag;		/* -b: 1, --no-branch-stack: 0, else -1 */
 	const char *percent_limit_str;
@@ -169,6 +172,15 @@ size_t report_key_cell(struct report *r, const struct pev_profile_entry *e,
 		       const struct col *c, bool last, char *b, size_t sz);
 /* perf's cgroup cell: the name, "N/A" or "unknown" */
 const char *report_cgroup_name(struct report *r, const struct pev_profile_entry *e);
+/* report_hier.c: --hierarchy; the refusal message of what it cannot
+ * show (NULL: it can); event ev's table after its "#" lines, leaves'
+ * call graphs of all_total (as report_print_graph) */
+const char *report_hier_refusal(const struct report *r);
+void report_print_hier(struct report *r, size_t ev, uint64_t total, uint64_t all_total);
+/* report_out.c: the cells of e's columns into line (the sort keys' too
+ * unless hpp_only); the length */
+size_t report_format_entry(struct report *r, const struct pev_profile_entry *e,
+			   uint64_t total, bool hpp_only, char *line, size_t sz);
 /* report_graph.c */
 /* perf's get_percent_color: red from 5%, green above 0.5%, else NULL
  * (no colour); the escape that ends a colour is REPORT_COLOR_RESET. */

@@ -451,10 +451,9 @@ static double pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
-static void print_entry(struct report *r, const struct pev_profile_entry *e,
-			uint64_t total)
+size_t report_format_entry(struct report *r, const struct pev_profile_entry *e,
+			   uint64_t total, bool hpp_only, char *line, size_t linesz)
 {
-	char line[8192];
 	size_t len = 0;
 
 	unsigned lastcol = 0;
@@ -464,10 +463,10 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			lastcol = i;
 	for (unsigned i = 0; i < r->ncols; i++) {
 		const struct col *c = &r->cols[i];
-		size_t room = sizeof(line) - len;
+		size_t room = linesz - len;
 		int n = 0;
 
-		if (c->elided)
+		if (c->elided || (hpp_only && (c->kind == C_KEY || c->kind == C_DROPPED)))
 			continue;
 		/* -t: the separator between the cells, none before the first */
 		if (r->field_sep)
@@ -540,7 +539,7 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 		const char *col = r->color && !r->field_sep && pv >= 0 ?
 				  report_percent_color(pv) : NULL;
 
-		if (col && len + 16 < sizeof(line)) {
+		if (col && len + 16 < linesz) {
 			size_t cl = strlen(col), rl = strlen(REPORT_COLOR_RESET);
 
 			memmove(line + cell + cl, line + cell, len - cell);
@@ -562,13 +561,22 @@ static void print_entry(struct report *r, const struct pev_profile_entry *e,
 			size_t sp = strspn(line + cell, " ");
 
 			snprintf(num, sizeof(num), " %.*s", (int)(len - cell - sp), line + cell + sp);
-			len = cell + (size_t)snprintf(line + cell, sizeof(line) - cell, "%-*s",
+			len = cell + (size_t)snprintf(line + cell, linesz - cell, "%-*s",
 						      c->width, num);
-			if (len >= sizeof(line))
-				len = sizeof(line) - 1;
+			if (len >= linesz)
+				len = linesz - 1;
 		}
 	}
 	line[len] = 0;
+	return len;
+}
+
+static void print_entry(struct report *r, const struct pev_profile_entry *e,
+			uint64_t total)
+{
+	char line[8192];
+
+	report_format_entry(r, e, total, false, line, sizeof(line));
 	fprintf(r->out, "%s\n", line);
 }
 
@@ -673,6 +681,11 @@ void report_print(struct report *r)
 				fputs("#\n", o);
 		}
 		compute_widths(r, ev);
+		if (r->hierarchy && r->print_hier) {
+			r->print_hier(r, ev, total, st->total_period + st->filtered_period);
+			fputs("\n\n", o);
+			continue;
+		}
 		if (!r->quiet)
 			print_headers(r);
 		size_t n = pev_profile_nr_entries(r->prof, ev);
