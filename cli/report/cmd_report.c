@@ -548,7 +548,12 @@ static int report_run(struct report *r)
 	pager_start(!r->no_pager && !r->json);
 	if (r->header && !r->json && print_header(r) != EXIT_OK)
 		goto out;
-	if (r->stats) {
+	if (r->tasks || r->mmaps) {
+		if (report_print_tasks(r) < 0) {
+			cli_error("failed to process tasks");
+			goto out;
+		}
+	} else if (r->stats) {
 		report_print_stats(r);
 	} else if (r->json) {
 		report_json(r);
@@ -620,6 +625,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 'I', "show-info", &r.show_info, NULL, "with --header(-only): the CPU and NUMA topology, caches and memory nodes in full", NULL, 0 },
 		{ OPT_BOOL, 0, "raw-trace", &r.raw_trace, NULL, "the trace key shows the raw fields (no print fmt, no plugins)", NULL, 0 },
 		{ OPT_BOOL, 0, "stats", &r.stats, NULL, "only the number of records of each type (perf's Aggregated stats)", NULL, 0 },
+		{ OPT_BOOL, 0, "tasks", &r.tasks, NULL, "only the file's tasks: pid, tid, ppid and comm, children under their parent", NULL, 0 },
+		{ OPT_BOOL, 0, "mmaps", &r.mmaps, NULL, "--tasks with each task's maps", NULL, 0 },
 		{ OPT_BOOL, 'T', "threads", &r.threads, NULL, "per-thread counts of the file's READ records (perf record -s) after the report", NULL, 0 },
 		{ OPT_BOOL, 'q', "quiet", &r.quiet, NULL, "no header lines and no tip", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &r.kallsyms, "file", "kernel symbols from this kallsyms file", NULL, 0 },

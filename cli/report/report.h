@@ -64,6 +64,7 @@ struct report {
 	bool children_flag;		/* --children (default) / --no-children */
 	bool explicit_callgraph;	/* -g given */
 	bool inverted, show_nr, show_total_period, threads, stats;
+	bool tasks, mmaps;		/* --tasks, --mmaps */
 	bool header, header_only, show_info, quiet, json, no_pager, stdio, force;
 	bool tp_only;		/* every event a tracepoint: "trace" is the default sort */
 	bool show_cpu_util;
@@ -200,6 +201,7 @@ void report_field_values(FILE *out);
 int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), void *arg);
 void report_print_stats(struct report *r);
 void report_print_threads(struct report *r);
+int report_print_tasks(struct report *r);
 void report_stats_free(struct report *r);
 
 #endif

@@ -246,6 +246,35 @@ PEV_EXPORT int pev_machine_resolve(struct pev_machine *m, uint32_t pid,
  * process is unknown. */
 PEV_EXPORT long pev_machine_nr_maps(struct pev_machine *m, int64_t pid);
 
+/* A thread as the machine knows it: ppid is the parent's tid from its
+ * FORK, -1 when no FORK made it. */
+struct pev_machine_thread {
+	uint32_t pid, tid;
+	int32_t ppid;
+	const char *comm;
+};
+typedef int (*pev_machine_thread_fn)(const struct pev_machine_thread *t, void *arg);
+
+/* Calls fn for every thread (in no given order) until it returns non-zero,
+ * which is returned; 0 when all were seen, -EINVAL. */
+PEV_EXPORT int pev_machine_threads(struct pev_machine *m, pev_machine_thread_fn fn,
+				   void *arg);
+
+/* A map: [start, end), the file offset, the DSO's inode (0 when no MMAP2
+ * gave it), the MMAP2's prot and flags (0 for MMAP) and the DSO's name. */
+struct pev_machine_map {
+	uint64_t start, end, pgoff, ino;
+	uint32_t prot, flags;
+	const char *name;
+};
+typedef int (*pev_machine_map_fn)(const struct pev_machine_map *mp, void *arg);
+
+/* Calls fn for each map of process pid (-1: the kernel), by address,
+ * until it returns non-zero, which is returned; 0 (also for an unknown
+ * process), -EINVAL. */
+PEV_EXPORT int pev_machine_maps(struct pev_machine *m, int64_t pid, pev_machine_map_fn fn,
+				void *arg);
+
 /* ---------------------------------------------------------- source lines */
 
 /* Addresses to source file and line through an ELF file's DWARF line

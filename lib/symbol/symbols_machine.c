@@ -42,6 +42,7 @@ struct proc {
 
 struct thread {
 	uint32_t tid, pid;
+	int32_t ppid;		/* the parent's tid from a FORK, -1 when none */
 	bool used;
 	bool comm_set;		/* named by a COMM (or a named parent), not ":TID" */
 	char comm[MACHINE_COMM_LEN];
@@ -188,6 +189,7 @@ static struct thread *thread_findnew(struct pev_machine *m, uint32_t pid, uint32
 	th->tid = tid;
 	th->pid = pid;
 	th->comm_set = false;
+	th->ppid = -1;
 	snprintf(th->comm, sizeof(th->comm), ":%d", (int)tid);
 	t->nr++;
 	return th;
@@ -464,7 +466,12 @@ static int process_comm(struct pev_machine *m, const struct pev_record *rec)
 static int process_fork(struct pev_machine *m, const struct pev_record *rec)
 {
 	const struct pev_record_fork *f = &rec->u.fork;
-	struct thread *parent = thread_find(m, f->ptid);
+	/* perf's machine__process_fork_event creates the parent when it is
+	 * unknown (it shows in report --tasks) */
+	struct thread *parent = thread_findnew(m, f->ppid, f->ptid);
+
+	if (!parent)
+		return -ENOMEM;
 	char comm[MACHINE_COMM_LEN];
 	/* perf's thread__fork: the child takes its parent's name only when
 	 * a COMM set it; else it keeps its own ":TID" */
@@ -479,10 +486,15 @@ static int process_fork(struct pev_machine *m, const struct pev_record *rec)
 	if (!th)
 		return -ENOMEM;
 	th->pid = f->pid;
+	th->ppid = (int32_t)f->ptid;
 	th->comm_set = named;
 	memcpy(th->comm, comm, sizeof(comm));
 	if (f->pid == f->ppid || f->pid == f->ptid)
 		return 0;	/* a new thread: it shares its process's maps */
+	/* perf record's synthesized FORKs carry FORK_EXEC: the process's own
+	 * MMAPs follow, and perf clones nothing from the parent */
+	if (rec->misc & PERF_RECORD_MISC_FORK_EXEC)
+		return proc_findnew(m, f->pid) ? 0 : -ENOMEM;
 	struct proc *pp = proc_find(m, f->ppid);
 	struct maps copy = { 0 }, dcopy = { 0 };
 
@@ -546,6 +558,54 @@ PEV_EXPORT const char *pev_machine_comm(struct pev_machine *m, uint32_t pid,
 		return th->comm;
 	snprintf(m->unknown_comm, sizeof(m->unknown_comm), ":%d", (int)tid);
 	return m->unknown_comm;
+}
+
+PEV_EXPORT int pev_machine_threads(struct pev_machine *m, pev_machine_thread_fn fn,
+				   void *arg)
+{
+	if (!m || !fn)
+		return -EINVAL;
+	for (size_t i = 0; i < m->threads.cap; i++) {
+		const struct thread *th = &m->threads.v[i];
+
+		if (!th->used)
+			continue;
+		struct pev_machine_thread t = { th->pid, th->tid, th->ppid, th->comm };
+		int rc = fn(&t, arg);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+PEV_EXPORT int pev_machine_maps(struct pev_machine *m, int64_t pid, pev_machine_map_fn fn,
+				void *arg)
+{
+	const struct maps *ms;
+
+	if (!m || !fn)
+		return -EINVAL;
+	if (pid == -1) {
+		ms = &m->kernel;
+	} else {
+		const struct proc *p = proc_find(m, (uint32_t)pid);
+
+		if (!p)
+			return 0;
+		ms = &p->maps;
+	}
+	for (size_t i = 0; i < ms->nr; i++) {
+		const struct map *mp = &ms->v[i];
+		struct pev_machine_map e = { mp->start, mp->end, mp->pgoff,
+					     pev_dso_id(mp->dso).ino, mp->prot, mp->flags,
+					     pev_dso_name(mp->dso) };
+		int rc = fn(&e, arg);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 bool pev__machine_comm_set(const struct pev_machine *m, uint32_t tid)
