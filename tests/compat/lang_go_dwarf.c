@@ -159,6 +159,13 @@ static void check_file(const char *bin, const char *file)
 			}
 			l += len + 1;
 		}
+		/* Under tests/valgrind/run.sh perfev itself runs in valgrind,
+		 * which maps no vDSO into its client: a file perfev recorded
+		 * there has no vDSO image saved, so the [vdso] leaf is named
+		 * only by perf (which reads its own).  Not a perfev fault. */
+		if (getenv("PERFEV_VALGRIND") && strstr(file, ".pev.") &&
+		    memmem(bs, (size_t)(cut - bs), "([vdso])", 8))
+			continue;
 		if ((size_t)(ae - as) < (size_t)(cut - bs) || memcmp(as, bs, (size_t)(cut - bs))) {
 			if (!mismatch++)
 				T_FAIL("%s: perfev's sample does not start as perf's:\nperfev: %.*s\nperf:   %.*s",
