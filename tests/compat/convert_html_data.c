@@ -76,79 +76,13 @@ static char *json_str(const char **p)
 }
 
 /* stackcollapse-perf.pl's names, but for the argument list: only one that
- * ends the name goes (README: folded; the rule of convert_folded.c's
- * name_keep, copied) */
-static bool word_at(const char *name, size_t i, const char *w)
-{
-	size_t n = strlen(w);
-
-	return !strncmp(name + i, w, n) &&
-	       (i == 0 || !(isalnum((unsigned char)name[i - 1]) || name[i - 1] == '_'));
-}
-
-static size_t name_keep(const char *name, size_t n)
-{
-	size_t open = 0;
-	int depth = 0;
-
-	/* a member function's qualifiers after the list go with it */
-	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
-	size_t end = n;
-
-	for (bool more = true; more;) {
-		more = false;
-		for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
-			size_t ql = strlen(quals[q]);
-
-			if (end > ql && !memcmp(name + end - ql, quals[q], ql)) {
-				end -= ql;
-				more = true;
-			}
-		}
-	}
-	if (end < 2 || name[end - 1] != ')')
-		return n;
-	for (size_t i = end; i-- > 0;) {
-		if (name[i] == ')') {
-			depth++;
-		} else if (name[i] == '(' && --depth == 0) {
-			open = i;
-			break;
-		}
-	}
-	if (depth || !open || !strncmp(name + open, "(anonymous namespace)", 21))
-		return n;
-	/* the "()" of operator(): the name itself */
-	if (open >= 8 && word_at(name, open - 8, "operator"))
-		return n;
-	/* opened at the top level: count the brackets before it, skipping an
-	 * operator's symbol ("operator<", "operator->", "operator()") */
-	depth = 0;
-	for (size_t i = 0; i < open; i++) {
-		if (word_at(name, i, "operator")) {
-			i += 8;
-			while (i < open && name[i] == ' ')
-				i++;
-			while (i < open && strchr("<>=!+-*/%&|^~,()[]", name[i]))
-				i++;
-			i--;
-			continue;
-		}
-		if (strchr("<({[", name[i]))
-			depth++;
-		else if (strchr(">)}]", name[i]))
-			depth--;
-	}
-	if (depth)
-		return n;
-	while (open > 0 && name[open - 1] == ' ')
-		open--;
-	return open ? open : n;
-}
-
+ * ends the name goes (README: folded); the CLI's own rule, so the HTML
+ * is held to the folded output (convert_folded_names checks the rule
+ * against hand-written names) */
+#include "../../cli/convert/folded_name.c"
 static void tidy(char *o, const char *name, bool comm)
 {
-	size_t keep = comm ? strlen(name) : name_keep(name, strlen(name));
+	size_t keep = comm ? strlen(name) : folded_name_keep(name, strlen(name));
 
 	for (size_t i = 0; i < keep; i++) {
 		char c = name[i];
