@@ -109,7 +109,7 @@ int pev__unwind_report_module(struct unwind_state *u, uint64_t ip)
 	uint64_t bias;
 
 	if (name && !strcmp(name, "[vdso]"))
-		path = pev__unwind_vdso_file(u);
+		path = pev__unwind_vdso_file(u, loc.dso);
 	if (!path || path[0] != '/')
 		return -1;
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, ip);

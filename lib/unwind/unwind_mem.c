@@ -20,13 +20,18 @@
 #include "symbol/symbols_internal.h"
 #include "unwind/unwind_state.h"
 
-/* The vDSO's CFI: perf reads the recorded vDSO from its build-id cache,
- * else its own; like the symbol layer, this process's is used (written
- * to a temporary file once, for libdwfl).  NULL when it cannot be. */
-const char *pev__unwind_vdso_file(struct unwind_state *u)
+/* The vDSO's CFI: as perf and the symbol layer, the recorded vDSO's copy
+ * in the build-id cache (the file the DSO's symbols came from), else this
+ * process's own (written to a temporary file once, for libdwfl): a
+ * process may have none (valgrind maps none), or another kernel's.  NULL
+ * when there is neither. */
+const char *pev__unwind_vdso_file(struct unwind_state *u, struct pev_dso *dso)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const char *src;
 
+	if (dso && pev_dso_symtab(dso) && (src = pev_dso_symbol_source(dso)) && src[0] == '/')
+		return src;
 	if (u->vdso_state)
 		return u->vdso_state > 0 ? u->vdso_path : NULL;
 	u->vdso_state = -1;

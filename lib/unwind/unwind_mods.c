@@ -99,7 +99,7 @@ static Dwfl_Module *mod_report(struct unwind_state *u, const struct pev_addr_loc
 	*dwfl = NULL;
 	*delta = 0;
 	if (name && !strcmp(name, "[vdso]"))
-		path = pev__unwind_vdso_file(u);
+		path = pev__unwind_vdso_file(u, loc->dso);
 	if (!path || path[0] != '/')
 		return NULL;
 	/* a jitted-PID-N.so's one segment starts at its file offset, not

@@ -79,7 +79,7 @@ int pev__unwind_go_frame(Dwfl_Module *mod, uint64_t addr);
 
 /* unwind_mem.c: the file holding this process's vDSO (written once);
  * NULL when none. */
-const char *pev__unwind_vdso_file(struct unwind_state *u);
+const char *pev__unwind_vdso_file(struct unwind_state *u, struct pev_dso *dso);
 
 /* unwind.c: makes sure the DSO mapped at ip is a module of the process's Dwfl:
  * 0, -1 when no file backs ip, -2 when a module sits at another base
