@@ -28,6 +28,7 @@ static int cmd_version(int argc, char **argv)
 /* One line per command; keep it sorted the way `perfev --help` lists it. */
 static const struct cmd commands[] = {
 	{ "archive", cmd_archive, "pack the build-id cache files a recording needs" },
+	{ "buildid-cache", cmd_buildid_cache, "add, remove and list files in perf's build-id cache" },
 	{ "buildid-list", cmd_buildid_list, "list the build ids a perf.data file names" },
 	{ "convert", cmd_convert, "write a perf.data file for other tools: folded stacks, flame graphs, pprof, ..." },
 	{ "diff", cmd_diff, "compare the profiles of perf.data files (perf diff)" },

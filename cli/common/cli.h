@@ -47,6 +47,7 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_inject(int argc, char **argv);

@@ -174,6 +174,33 @@ PEV_EXPORT const char *pev_dso_srcline_path(struct pev_dso *dso);
  * (no HOME), or the -errno of the mkdir, copy or symlink that failed. */
 PEV_EXPORT int pev_buildid_cache_add(const char *dir, const char *path,
 				     const uint8_t *id, size_t size);
+/* The cache directory in use: dir when not NULL, else $PERF_BUILDID_DIR,
+ * else $HOME/.debug.  0, -ENOENT (no HOME), -ENAMETOOLONG. */
+PEV_EXPORT int pev_buildid_cache_dir(const char *dir, char *buf, size_t size);
+/* Removes one build id (hex, as the cache names it) from the cache as
+ * perf 6.1's buildid-cache -r does: the link .build-id/xx/<rest> and the
+ * directory it points to with what it holds (elf, debug, probes); the
+ * folders above stay.  0, -ENOENT (not cached, or its link dangles),
+ * -EINVAL (not hex), -errno. */
+PEV_EXPORT int pev_buildid_cache_remove(const char *dir, const char *sbuild_id);
+/* Called per cached build id: its hex and the name it was cached under
+ * ("/usr/bin/ls", "[kernel.kallsyms]", "[vdso]"; NULL when the link cannot
+ * be read).  A non-zero return stops the walk and is returned. */
+typedef int (*pev_buildid_cache_fn)(const char *sbuild_id, const char *name,
+				    void *arg);
+/* Every build id of the cache (the .build-id/xx/<rest> links), sorted by
+ * id as perf 6.1 lists them; with valid_only only those whose file still
+ * has that build id (or the running kernel's), as perf buildid-cache -l
+ * shows them.  0 (also when the cache does not exist), fn's value,
+ * -ENOMEM, -errno. */
+PEV_EXPORT int pev_buildid_cache_list(const char *dir, bool valid_only,
+				      pev_buildid_cache_fn fn, void *arg);
+/* The entries cached for one path (<dir>/<realpath of path>/<entry>,
+ * every name not starting with a dot), sorted, name NULL: what perf 6.1's
+ * buildid-cache -p removes.  0, fn's value, -ENOENT (nothing cached for
+ * it), -ENOMEM, -errno. */
+PEV_EXPORT int pev_buildid_cache_path_ids(const char *dir, const char *path,
+					  pev_buildid_cache_fn fn, void *arg);
 /* The build id of the vDSO the running kernel maps in every process (read
  * from this process's own); its size, or -ENOENT. */
 PEV_EXPORT int pev_vdso_build_id(uint8_t *id, size_t max);
