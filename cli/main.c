@@ -32,6 +32,7 @@ static const struct cmd commands[] = {
 	{ "buildid-list", cmd_buildid_list, "list the build ids a perf.data file names" },
 	{ "convert", cmd_convert, "write a perf.data file for other tools: folded stacks, flame graphs, pprof, ..." },
 	{ "diff", cmd_diff, "compare the profiles of perf.data files (perf diff)" },
+	{ "evlist", cmd_evlist, "list the events a perf.data file holds, with their attrs (perf evlist)" },
 	{ "flamegraph", cmd_flamegraph, "write an interactive flame graph (convert --to html)" },
 	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
 	{ "list", cmd_list, "list the events this machine offers" },

@@ -55,5 +55,6 @@ int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
+int cmd_evlist(int argc, char **argv);
 
 #endif

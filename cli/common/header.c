@@ -53,32 +53,48 @@ static const struct bit_name branch_bits[] = {
 	{ 0, NULL },
 };
 
-static void bits(FILE *o, const char *name, uint64_t v, const struct bit_name *t)
+/* Where cli_attr_fprintf is: the separator before the next field. */
+struct attr_out {
+	FILE *o;
+	const char *sep, *eq;
+	int n;
+};
+
+static void field(struct attr_out *w, const char *name)
+{
+	fprintf(w->o, "%s%s%s", w->sep, name, w->eq);
+	w->sep = ", ";
+	w->n++;
+}
+
+static void bits(struct attr_out *w, const char *name, uint64_t v, const struct bit_name *t)
 {
 	bool first = true;
 
 	if (!v)
 		return;
-	fprintf(o, ", %s = ", name);
+	field(w, name);
 	for (size_t i = 0; t[i].name; i++)
 		if (v & t[i].bit) {
-			fprintf(o, "%s%s", first ? "" : "|", t[i].name);
+			fprintf(w->o, "%s%s", first ? "" : "|", t[i].name);
 			first = false;
 		}
 }
 
-#define U(name, v) do { if (v) fprintf(o, ", %s = %" PRIu64, name, (uint64_t)(v)); } while (0)
-#define X(name, v) do { if (v) fprintf(o, ", %s = %#" PRIx64, name, (uint64_t)(v)); } while (0)
+#define U(name, v) do { if (v) { field(w, name); fprintf(w->o, "%" PRIu64, (uint64_t)(v)); } } while (0)
+#define X(name, v) do { if (v) { field(w, name); fprintf(w->o, "%#" PRIx64, (uint64_t)(v)); } } while (0)
 
-/* perf_event_attr__fprintf() with perf's ", name = value" printer. */
-static void print_attr(FILE *o, const struct perf_event_attr *a)
+int cli_attr_fprintf(FILE *o, const struct perf_event_attr *a, const char *first_sep,
+		     const char *eq)
 {
+	struct attr_out out = { o, first_sep, eq, 0 }, *w = &out;
+
 	U("type", a->type);
 	U("size", a->size);
 	X("config", a->config);
 	U("{ sample_period, sample_freq }", a->sample_period);
-	bits(o, "sample_type", a->sample_type, sample_bits);
-	bits(o, "read_format", a->read_format, read_bits);
+	bits(w, "sample_type", a->sample_type, sample_bits);
+	bits(w, "read_format", a->read_format, read_bits);
 	U("disabled", a->disabled);
 	U("inherit", a->inherit);
 	U("pinned", a->pinned);
@@ -120,16 +136,19 @@ static void print_attr(FILE *o, const struct perf_event_attr *a)
 	U("bp_type", a->bp_type);
 	X("{ bp_addr, config1 }", a->bp_addr);
 	X("{ bp_len, config2 }", a->bp_len);
-	bits(o, "branch_sample_type", a->branch_sample_type, branch_bits);
+	bits(w, "branch_sample_type", a->branch_sample_type, branch_bits);
 	X("sample_regs_user", a->sample_regs_user);
 	U("sample_stack_user", a->sample_stack_user);
-	if (a->clockid)
-		fprintf(o, ", clockid = %" PRId64, (int64_t)a->clockid);
+	if (a->clockid) {
+		field(w, "clockid");
+		fprintf(o, "%" PRId64, (int64_t)a->clockid);
+	}
 	X("sample_regs_intr", a->sample_regs_intr);
 	U("aux_watermark", a->aux_watermark);
 	U("sample_max_stack", a->sample_max_stack);
 	U("aux_sample_size", a->aux_sample_size);
 	U("sig_data", a->sig_data);
+	return out.n;
 }
 
 static void print_event_desc(FILE *o, const struct pev_data_features *f)
@@ -144,7 +163,8 @@ static void print_event_desc(FILE *o, const struct pev_data_features *f)
 				fprintf(o, "%s %" PRIu64, j ? "," : "", e->ids[j]);
 			fputs(" }", o);
 		}
-		print_attr(o, &e->attr.attr);
+		/* perf's ", name = value" printer */
+		cli_attr_fprintf(o, &e->attr.attr, ", ", " = ");
 		fputc('\n', o);
 	}
 }

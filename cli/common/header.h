@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <perfev/data.h>
 
@@ -16,5 +17,13 @@
  * "captured on" (the file's mtime).  Returns a malloc'ed string (*len
  * bytes), or NULL and errno. */
 char *cli_header_text(const struct pev_data *d, const char *path, bool full, size_t *len);
+
+/* perf 6.1's perf_event_attr__fprintf(): the attr's nonzero fields in
+ * its order and formats, each as SEP NAME EQ VALUE, SEP being first_sep
+ * for the first field printed and ", " after it (the header listing:
+ * ", " and " = "; perf evlist -v: ": " and ": ").  Returns the number of
+ * fields printed. */
+int cli_attr_fprintf(FILE *o, const struct perf_event_attr *a, const char *first_sep,
+		     const char *eq);
 
 #endif

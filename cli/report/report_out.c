@@ -9,64 +9,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/attr_name.h"
 #include "common/cli.h"
 #include "report/report.h"
 
 /* perf's evsel__name for a file without event names (EVENT_DESC lost
  * with the feature sections of a file cut short): the event's name from
- * its attr, with the modifiers of the exclude bits and precise_ip. */
-static size_t attr_modifiers(const struct perf_event_attr *a, char *b, size_t sz)
-{
-	size_t n = 0, colon = 0;
-	bool guest_default = false;
-
-#define MOD(excl, c) do { if (!(excl) && n + 2 < sz) { if (!colon) colon = ++n; b[n++] = (c); } } while (0)
-	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
-		MOD(a->exclude_kernel, 'k');
-		MOD(a->exclude_user, 'u');
-		MOD(a->exclude_hv, 'h');
-		guest_default = true;
-	}
-	if (a->precise_ip) {
-		if (!colon)
-			colon = ++n;
-		for (unsigned i = 0; i < a->precise_ip && i < 3 && n + 2 < sz; i++)
-			b[n++] = 'p';
-		guest_default = true;
-	}
-	if (a->exclude_host || a->exclude_guest == guest_default) {
-		MOD(a->exclude_host, 'H');
-		MOD(a->exclude_guest, 'G');
-	}
-#undef MOD
-	if (colon)
-		b[colon - 1] = ':';
-	b[n < sz ? n : sz - 1] = 0;
-	return n;
-}
-
+ * its attr (cli_attr_name). */
 const char *report_event_name(struct report *r, size_t i, char *buf, size_t sz)
 {
 	const char *n = pev_data_event_name(r->data, i);
-	const struct perf_event_attr *a = pev_decoder_attr(pev_data_decoder(r->data), i);
-	const struct pev_symbolic_event *se;
 
-	if (n || !a || sz < 8)
-		return n ? n : "unknown";
-	for (size_t k = 0; (se = pev_symbolic_event(k)); k++) {
-		if (se->type != a->type || se->config != a->config ||
-		    (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_SOFTWARE))
-			continue;
-		/* perf's names: "cycles", "branches", the software ones in full */
-		n = a->type == PERF_TYPE_HARDWARE && se->alias &&
-		    strncmp(se->alias, "idle-", 5) ? se->alias : se->name;
-		size_t l = (size_t)snprintf(buf, sz, "%s", n);
-
-		if (l < sz)
-			attr_modifiers(a, buf + l, sz - l);
-		return buf;
-	}
-	return "unknown";
+	if (n)
+		return n;
+	n = cli_attr_name(pev_decoder_attr(pev_data_decoder(r->data), i), buf, sz);
+	return n ? n : "unknown";
 }
 
 static const char *entry_comm_now(struct report *r, const struct pev_profile_entry *e)
