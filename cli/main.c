@@ -34,7 +34,7 @@ static const struct cmd commands[] = {
 	{ "diff", cmd_diff, "compare the profiles of perf.data files (perf diff)" },
 	{ "evlist", cmd_evlist, "list the events a perf.data file holds, with their attrs (perf evlist)" },
 	{ "flamegraph", cmd_flamegraph, "write an interactive flame graph (convert --to html)" },
-	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files)" },
+	{ "inject", cmd_inject, "rewrite a perf.data file (--jit: JIT code as ELF files; -b: build ids)" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "record", cmd_record, "sample a command or targets into perf.data" },
 	{ "report", cmd_report, "show where the time goes in a perf.data file" },

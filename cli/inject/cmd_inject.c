@@ -13,7 +13,14 @@
  * (jitted-PID-N.so, holding the code and a symbol for it), and the
  * anonymous mappings the JIT made are dropped: perf script -i OUT then
  * names JIT frames after those files.  OUT's header lists their build
- * ids with IN's. */
+ * ids with IN's.
+ *
+ * perfev inject -b -i IN -o OUT: what perf 6.1's inject -b does.  The
+ * records go out in time order (perf's ordered events), and before the
+ * first sample that hits a DSO, a PERF_RECORD_HEADER_BUILD_ID record
+ * with its build id (IN's, or the file's own, or the running vDSO's);
+ * OUT's BUILD_ID header table lists the hit DSOs that have one, and the
+ * vDSO, as perf's.  On a pipe stream the records are all there is. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -45,7 +52,236 @@ struct inject {
 	bool warned_clock;
 	bool pipe;			/* -o -: a pipe stream on stdout */
 	bool jit;			/* --jit */
+	bool build_ids;			/* -b */
+	struct bid_state *bid;
 };
+
+/* -b: the DSOs seen, in perf's order (IN's BUILD_ID table first, then as
+ * their maps come). */
+struct bid_dso {
+	char *name;
+	uint8_t id[20], size;		/* size 0: no build id known */
+	bool hit, tried;
+};
+
+struct bid_state {
+	struct pev_dso_cache *cache;
+	struct pev_machine *m;
+	struct bid_dso *v;
+	size_t nr, cap;
+	uint64_t nr_injected;
+};
+
+static void bid_free(struct bid_state *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nr; i++)
+		free(b->v[i].name);
+	free(b->v);
+	pev_machine_free(b->m);
+	pev_dso_cache_free(b->cache);
+	free(b);
+}
+
+static struct bid_dso *bid_findnew(struct bid_state *b, const char *name)
+{
+	for (size_t i = 0; i < b->nr; i++)
+		if (!strcmp(b->v[i].name, name))
+			return &b->v[i];
+	if (b->nr == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 32;
+		struct bid_dso *v = realloc(b->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		b->v = v;
+		b->cap = cap;
+	}
+	struct bid_dso *d = &b->v[b->nr];
+
+	memset(d, 0, sizeof(*d));
+	if (!(d->name = strdup(name)))
+		return NULL;
+	b->nr++;
+	return d;
+}
+
+static void bid_set(struct bid_dso *d, const uint8_t *id, size_t size)
+{
+	if (d->size || !size)
+		return;
+	d->size = (uint8_t)(size < 20 ? size : 20);
+	memcpy(d->id, id, d->size);
+}
+
+static struct bid_state *bid_new(struct pev_data *in)
+{
+	struct pev_dso_cache_opts o = { .size = sizeof(o), .buildid_dir = "", .no_debug_files = true };
+	struct bid_state *b = calloc(1, sizeof(*b));
+	const struct pev_data_features *f = pev_data_features(in);
+
+	if (!b || !(b->cache = pev_dso_cache_new(&o)) || !(b->m = pev_machine_new(b->cache))) {
+		bid_free(b);
+		return NULL;
+	}
+	for (size_t i = 0; f && i < f->nr_build_ids; i++) {
+		const struct pev_data_build_id *e = &f->build_ids[i];
+		struct bid_dso *d;
+
+		if (!e->filename)
+			continue;
+		if (!(d = bid_findnew(b, e->filename))) {
+			bid_free(b);
+			return NULL;
+		}
+		bid_set(d, e->id, e->size);
+	}
+	return b;
+}
+
+/* The DSO at ip for process pid, by perf's name; NULL when none. */
+static const char *bid_dso_at(struct bid_state *b, uint32_t pid, uint64_t ip, uint8_t cpumode)
+{
+	struct pev_addr_loc loc;
+
+	if (pev_machine_resolve(b->m, pid, ip, cpumode, &loc) < 0 || !loc.dso)
+		return NULL;
+	return pev_dso_name(loc.dso);
+}
+
+/* perf's dso__read_build_id: a file's own note; the vDSO's is the running
+ * one's (perf reads the copy of its own it writes to /tmp); the kernel
+ * and its modules only have what IN said. */
+static void bid_read(struct bid_dso *d)
+{
+	uint8_t id[20];
+	int n = -ENOENT;
+
+	if (d->size || d->tried)
+		return;
+	d->tried = true;
+	if (!strcmp(d->name, "[vdso]"))
+		n = pev_vdso_build_id(id, sizeof(id));
+	else if (!strcmp(d->name, "[vdso32]"))
+		n = pev_vdso32_build_id(id, sizeof(id));
+	else if (d->name[0] == '/' && strncmp(d->name, "//anon", 6) && strncmp(d->name, "/dev/zero", 9) &&
+		 strncmp(d->name, "/anon_hugepage", 14))
+		n = pev_elf_build_id(d->name, id, sizeof(id));
+	if (n > 0)
+		bid_set(d, id, (size_t)n);
+}
+
+static bool bid_kernel_name(const char *name)
+{
+	return name[0] == '[' && strcmp(name, "[vdso]") && strcmp(name, "[vdso32]") &&
+	       strcmp(name, "[vsyscall]") && strcmp(name, "[heap]") && strncmp(name, "[stack", 6);
+}
+
+/* A PERF_RECORD_HEADER_BUILD_ID record as perf's synthesize_build_id
+ * makes it (pid -1, the name padded to 64 bytes), with its id's size
+ * (PERF_RECORD_MISC_BUILD_ID_SIZE, which perf 6.1 reads) and the whole
+ * padded to 8 bytes (perf's are 36 + 64n); its length, 0 when too long. */
+static size_t bid_record(const struct bid_dso *d, uint16_t misc, uint8_t *rec, size_t max)
+{
+	size_t flen = (strlen(d->name) + 1 + 63) & ~(size_t)63, len = (36 + flen + 7) & ~(size_t)7;
+	uint16_t m = misc | PEV_RECORD_MISC_BUILD_ID_SIZE, sz = (uint16_t)len;
+	uint32_t type = PEV_RECORD_HEADER_BUILD_ID;
+	int32_t pid = -1;
+
+	if (len > max || len > 65535)
+		return 0;
+	memset(rec, 0, len);
+	memcpy(rec, &type, 4);
+	memcpy(rec + 4, &m, 2);
+	memcpy(rec + 6, &sz, 2);
+	memcpy(rec + 8, &pid, 4);
+	memcpy(rec + 12, d->id, d->size);
+	rec[32] = d->size;
+	memcpy(rec + 36, d->name, strlen(d->name));
+	return len;
+}
+
+/* Feeds one record; fills rec with a BUILD_ID record to write before it
+ * (returns its length), or returns 0; -ENOMEM. */
+static int bid_process(struct bid_state *b, const struct pev_data_event *ev, uint8_t *rec, size_t max)
+{
+	const struct pev_record *r = &ev->rec;
+	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const char *name;
+	struct bid_dso *d;
+
+	if (ev->decode_error)
+		return 0;
+	switch (r->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		const struct pev_record_mmap *mm = &r->u.mmap;
+
+		if (pev_machine_process(b->m, r) < 0)
+			return -ENOMEM;
+		if ((r->misc & PERF_RECORD_MISC_MMAP_DATA) ||
+		    !(name = bid_dso_at(b, mm->pid, mm->addr, cpumode)))
+			return 0;
+		if (!(d = bid_findnew(b, name)))
+			return -ENOMEM;
+		/* perf takes an MMAP2's build id and injects none for it */
+		if (r->type == PERF_RECORD_MMAP2 && mm->has_build_id) {
+			bid_set(d, mm->build_id, mm->build_id_size);
+			d->hit = true;
+		}
+		return 0;
+	}
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return pev_machine_process(b->m, r) < 0 ? -ENOMEM : 0;
+	case PEV_RECORD_HEADER_BUILD_ID:
+		if (!(d = bid_findnew(b, r->u.build_id.filename)))
+			return -ENOMEM;
+		bid_set(d, r->u.build_id.build_id, r->u.build_id.size);
+		return 0;
+	case PERF_RECORD_SAMPLE:
+		if (!(name = bid_dso_at(b, r->u.sample.pid, r->u.sample.ip, cpumode)))
+			return 0;
+		if (!(d = bid_findnew(b, name)))
+			return -ENOMEM;
+		if (d->hit)
+			return 0;
+		d->hit = true;
+		bid_read(d);
+		if (!d->size)
+			return 0;
+		b->nr_injected++;
+		return (int)bid_record(d, cpumode, rec, max);
+	default:
+		return 0;
+	}
+}
+
+/* OUT's BUILD_ID table, as perf's write_build_id: the hit DSOs with a
+ * build id and the vDSO (hit or not), in the order perf keeps its DSOs. */
+static int bid_table(struct bid_state *b, struct pev_data_features *f)
+{
+	for (size_t i = 0; i < b->nr; i++) {
+		struct bid_dso *d = &b->v[i];
+		bool vdso = !strcmp(d->name, "[vdso]") || !strcmp(d->name, "[vdso32]");
+
+		if (!d->hit && !vdso)
+			continue;
+		if (vdso)
+			bid_read(d);
+		if (!d->size)
+			continue;
+		int err = pev_data_features_add_build_id(f, -1, bid_kernel_name(d->name) ?
+							 PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+							 d->id, d->size, d->name);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
 
 static bool pid_done(const struct inject *j, uint32_t pid)
 {
@@ -228,7 +464,8 @@ static int copy_features(struct inject *j)
 		size_t len;
 
 		if (!pev_data_features_has(f, feat) || feat == PEV_FEAT_EVENT_DESC ||
-		    feat == PEV_FEAT_COMPRESSED || feat == PEV_FEAT_SAMPLE_TIME)
+		    feat == PEV_FEAT_COMPRESSED || feat == PEV_FEAT_SAMPLE_TIME ||
+		    (j->build_ids && feat == PEV_FEAT_BUILD_ID))
 			continue;
 		if (pev_data_feature_encode(f, feat, false, &buf, &len) < 0)
 			continue;
@@ -284,9 +521,16 @@ static int copy_stream(struct inject *j, int fd)
 {
 	static const struct { char magic[8]; uint64_t size; } hdr = { "PERFILE2", 16 };
 	struct pev_data_event ev;
+	uint8_t rec[4096 + 64];
 	int err = write_all(fd, &hdr, sizeof(hdr)), in_err = 0;
 
-	while (!err && (in_err = pev_data_next(j->in, &ev)) > 0) {
+	while (!err && (in_err = j->bid ? pev_data_next_ordered(j->in, &ev) : pev_data_next(j->in, &ev)) > 0) {
+		int n = j->bid ? bid_process(j->bid, &ev, rec, sizeof(rec)) : 0;
+
+		if (n < 0)
+			return n;
+		if (n > 0 && (err = write_all(fd, rec, (size_t)n)))
+			break;
 		err = write_all(fd, ev.rec.raw, ev.rec.size);
 		if (!err && ev.rec.type == PEV_RECORD_HEADER_TRACING_DATA && ev.rec.size >= 12) {
 			/* its payload follows the record: the tracing data */
@@ -338,8 +582,16 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 	pev_data_features_set_cmdline(j->outf, argc, (const char *const *)argv);
 	if ((err = pev_data_writer_start(j->w)) < 0)
 		return err;
-	while ((err = pev_data_next(j->in, &ev)) > 0) {
+	while ((err = j->bid ? pev_data_next_ordered(j->in, &ev) : pev_data_next(j->in, &ev)) > 0) {
 		const struct pev_record *r = &ev.rec;
+
+		if (j->bid) {
+			uint8_t rec[4096 + 64];
+			int n = bid_process(j->bid, &ev, rec, sizeof(rec));
+
+			if (n < 0 || (n > 0 && (n = pev_data_writer_write(j->w, rec, (size_t)n)) < 0))
+				return n;
+		}
 
 		if (j->jit && !ev.decode_error &&
 		    (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
@@ -385,6 +637,8 @@ static int run(struct inject *j, int fd, int argc, char **argv)
 			  j->input, pev_data_error(j->in));
 		return -EBADMSG;
 	}
+	if (j->bid && (err = bid_table(j->bid, j->outf)) < 0)
+		return err;
 	return pev_data_writer_finish(j->w);
 }
 
@@ -393,10 +647,11 @@ int cmd_inject(int argc, char **argv)
 	static const char *const usage[] = {
 		"perfev inject [-i <file>] -o <file>",
 		"perfev inject --jit -i <file> -o <file>",
+		"perfev inject -b [-i <file>] -o <file>",
 		NULL,
 	};
 	struct inject j;
-	bool jit = false;
+	bool jit = false, build_ids = false;
 	char err[512] = "";
 
 	memset(&j, 0, sizeof(j));
@@ -404,6 +659,7 @@ int cmd_inject(int argc, char **argv)
 		{ OPT_STRING, 'i', "input", &j.input, "file", "input file (default perf.data; - for a pipe stream on stdin)", NULL, 0 },
 		{ OPT_STRING, 'o', "output", &j.output, "file", "output file (- for a pipe stream on stdout)", NULL, 0 },
 		{ OPT_BOOL, 'j', "jit", &jit, NULL, "replace jitdump markers by ELF files of the JIT code", NULL, 0 },
+		{ OPT_BOOL, 'b', "build-ids", &build_ids, NULL, "inject build ids for the DSOs that samples hit", NULL, 0 },
 		{ OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 	};
 	int first = opt_parse(argc, argv, opts, usage, 0, NULL);
@@ -422,6 +678,10 @@ int cmd_inject(int argc, char **argv)
 	}
 	if (!j.input)
 		j.input = "perf.data";
+	if (jit && build_ids) {
+		cli_error("inject --jit and -b do not go together (perf cannot either); run inject twice");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(j.input, "-") && jit) {
 		cli_error("inject --jit reads a file, not a pipe: give it with -i FILE");
 		return EXIT_USAGE;
@@ -449,6 +709,13 @@ int cmd_inject(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	j.jit = jit;
+	j.build_ids = build_ids;
+	if (build_ids && !(j.bid = bid_new(j.in))) {
+		cli_error("out of memory");
+		close(fd);
+		pev_data_close(j.in);
+		return EXIT_ERROR;
+	}
 	int rc = jit || !pev_data_is_pipe(j.in) ? run(&j, fd, argc, argv) : copy_stream(&j, fd);
 
 	if (rc < 0 && rc != -EBADMSG)
@@ -463,6 +730,7 @@ int cmd_inject(int argc, char **argv)
 	} else if (jit && !j.nr_pids)
 		cli_warn("'%s' maps no jitdump file (jit-PID.dump); nothing was injected", j.input);
 	pev_data_writer_free(j.w);
+	bid_free(j.bid);
 	pev_data_close(j.in);
 	free(j.pids);
 	return rc < 0 ? EXIT_ERROR : rc > 0 ? EXIT_INCOMPLETE : EXIT_OK;

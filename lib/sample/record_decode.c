@@ -10,7 +10,9 @@
  * carry byte payloads. */
 static bool unaligned_ok(uint32_t type)
 {
+	/* perf 6.1's inject -b writes BUILD_ID records of 36 + 64n bytes */
 	return type == PEV_RECORD_HEADER_TRACING_DATA ||
+	       type == PEV_RECORD_HEADER_BUILD_ID ||
 	       type == PEV_RECORD_HEADER_FEATURE ||
 	       type == PEV_RECORD_COMPRESSED;
 }
