@@ -5,7 +5,9 @@
  * period, with -g the groups, with --trace-fields a tracepoint's fields;
  * a tip line when the file holds a tracepoint. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,18 +175,142 @@ static void print_events(struct evlist *e)
 		puts("# Tip: use 'perfev evlist --trace-fields' to show fields for tracepoint events");
 }
 
-/* A pipe holds its attrs, names, groups and tracing data in records
- * before the first kernel record: read up to there (not to the end: the
- * writer may still be recording). */
-static int read_pipe_header(struct evlist *e)
-{
-	struct pev_data_event ev;
-	int rc;
+/* Reads exactly n bytes into b->p + b->len (growing it); 1, 0 at the end
+ * of the stream (or a short read), -errno. */
+struct buf { unsigned char *p; size_t len, cap; };
 
-	while ((rc = pev_data_next(e->data, &ev)) > 0)
-		if (ev.rec.type < PEV_RECORD_USER_TYPE_START)
+static int take(int fd, struct buf *b, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 1 << 16;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		unsigned char *q = realloc(b->p, cap);
+
+		if (!q)
+			return -ENOMEM;
+		b->p = q;
+		b->cap = cap;
+	}
+	while (n) {
+		ssize_t r = read(fd, b->p + b->len, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+			poll(&pfd, 1, -1);
+			continue;
+		}
+		if (r < 0)
+			return -errno;
+		if (r == 0)
 			return 0;
-	return rc;
+		b->len += (size_t)r;
+		n -= (size_t)r;
+	}
+	return 1;
+}
+
+static uint64_t get(const unsigned char *p, size_t n, bool swap)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		v |= (uint64_t)p[swap ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* A pipe stream's leading records: the pipe header, then the attrs,
+ * features, event names and tracing data perf record writes before the
+ * first kernel record.  Read up to there and no further, as perf evlist
+ * does: the writer may still be recording for a long time.  A stream
+ * in another layout is read to its end.  0 or -errno. */
+static int read_pipe_prefix(int fd, struct buf *b)
+{
+	static const unsigned char magic[8] = "PERFILE2";
+	int r = take(fd, b, 16);
+	bool swap;
+
+	if (r <= 0)
+		return r;
+	if (!memcmp(b->p, magic, 8))
+		swap = false;
+	else if (get(b->p, 8, true) == get(magic, 8, false))
+		swap = true;
+	else
+		goto rest;
+	/* little-endian reads of a native stream on this machine */
+	swap = swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (get(b->p + 8, 8, swap) != 16)
+		goto rest;		/* a file's header, not a pipe's */
+	for (;;) {
+		size_t at = b->len;
+
+		if ((r = take(fd, b, 8)) <= 0)
+			return r;
+		uint32_t type = (uint32_t)get(b->p + at, 4, swap);
+		size_t size = (size_t)get(b->p + at + 6, 2, swap);
+
+		if (type < PEV_RECORD_USER_TYPE_START || type == PEV_RECORD_FINISHED_ROUND ||
+		    type == PEV_RECORD_COMPRESSED || type == PEV_RECORD_COMPRESSED2) {
+			b->len = at;	/* the records start here */
+			return 0;
+		}
+		if (size < 8 || (r = take(fd, b, size - 8)) <= 0)
+			return r;
+		/* data that follows the record itself */
+		uint64_t extra = type == PEV_RECORD_HEADER_TRACING_DATA && size >= 12 ?
+				 get(b->p + at + 8, 4, swap) :
+				 type == PEV_RECORD_AUXTRACE && size >= 16 ?
+				 get(b->p + at + 8, 8, swap) : 0;
+
+		if (extra > (64u << 20))
+			return -EFBIG;
+		if (extra && (r = take(fd, b, (size_t)extra)) <= 0)
+			return r;
+	}
+rest:
+	while ((r = take(fd, b, 1 << 16)) > 0)
+		;
+	return r;
+}
+
+/* Opens the input: a file or directory by path; a pipe (stdin for "-",
+ * a FIFO) through read_pipe_prefix.  NULL after the error line. */
+static struct pev_data *open_input(const char *input)
+{
+	char err[512] = "";
+	struct pev_data *d = NULL;
+	struct stat st;
+	int fd = !strcmp(input, "-") ? STDIN_FILENO : -1;
+
+	if (fd < 0 && !stat(input, &st) && S_ISFIFO(st.st_mode))
+		fd = open(input, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		d = pev_data_open(input, NULL, err, sizeof(err));
+	} else {
+		struct buf b = { NULL, 0, 0 };
+		int r = read_pipe_prefix(fd, &b);
+
+		if (r < 0)
+			errno = -r;
+		else
+			d = pev_data_open_mem(b.p ? b.p : (unsigned char *)"", b.len, NULL, err, sizeof(err));
+		free(b.p);
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	if (d)
+		return d;
+	if (errno == ENOENT && strcmp(input, "-"))
+		cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
+			  input);
+	else
+		cli_error("cannot read '%s': %s", input, cli_data_errmsg(err, errno));
+	return NULL;
 }
 
 int cmd_evlist(int argc, char **argv)
@@ -229,27 +355,12 @@ int cmd_evlist(int argc, char **argv)
 		e.input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	if (cli_check_owner(e.input, e.force))
 		return EXIT_ERROR;
-	char err[512] = "";
-
-	e.data = pev_data_open(e.input, NULL, err, sizeof(err));
-	if (!e.data) {
-		if (errno == ENOENT && strcmp(e.input, "-"))
-			cli_error("cannot open '%s': no such file; record one with 'perfev record' or give it with -i",
-				  e.input);
-		else
-			cli_error("cannot read '%s': %s", e.input, cli_data_errmsg(err, errno));
+	if (!(e.data = open_input(e.input)))
 		return EXIT_ERROR;
-	}
 	int ret = EXIT_OK;
 	struct pev_data_cut cut;
 
 	e.tf.data = e.data;
-	if (pev_data_is_pipe(e.data) && read_pipe_header(&e) < 0) {
-		cli_error("'%s' is damaged: %s; it may be truncated, record it again",
-			  e.input, pev_data_error(e.data));
-		ret = EXIT_ERROR;
-		goto out;
-	}
 	e.dec = pev_data_decoder(e.data);
 	if (!pev_decoder_nr_attrs(e.dec)) {
 		cli_error("'%s' holds no event; record one with 'perfev record'", e.input);

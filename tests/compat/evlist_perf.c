@@ -3,7 +3,8 @@
  * with each option and their combinations (-v, -F, -g, --trace-fields),
  * on files perf recorded (several software events, a group
  * {task-clock,page-faults} and a named one, a tracepoint, -F 999 against
- * -c 10000, a pipe stream) and on files perfev recorded; the tip line
+ * -c 10000, a pipe stream, also a FIFO still being written) and on
+ * files perfev recorded; the tip line
  * names perfev's command where perf's names perf's.  Bad input: a missing,
  * empty or non-perf file is one error line and exit 1; a file cut in its
  * data section prints what perf prints, then a warning and exit 3; usage
@@ -90,7 +91,8 @@ int main(void)
 	if (!mkdtemp(dir))
 		T_FATAL("mkdtemp");
 	/* perf: a group, a tracepoint and a :u event at -F 999; a named
-	 * group at -c 10000; a pipe stream.  perfev: the same shapes. */
+	 * group at -c 10000; a pipe stream.  perfev: a group, a tracepoint
+	 * and a :u event at -c 10000. */
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -F 999 -o pf.data "
 			  "-e '{task-clock,page-faults}' -e sched:sched_switch -e cpu-clock:u -- /bin/true "
 			  "> /dev/null 2>&1", dir, dir, PERF), 0);
@@ -99,11 +101,9 @@ int main(void)
 			  dir, dir, PERF), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -o - -e task-clock,page-faults "
 			  "-- /bin/true > pipe.data 2>/dev/null", dir, dir, PERF), 0);
-	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -F 999 -o vf.data "
-			  "-e '{task-clock,page-faults}' -e sched:sched_switch -- /bin/true > /dev/null 2>&1",
-			  dir, dir, perfev), 0);
-	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -c 10000 -o vc.data "
-			  "-e task-clock,cpu-clock:u -- /bin/true > /dev/null 2>&1", dir, dir, perfev), 0);
+	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -c 10000 -o v.data "
+			  "-e '{task-clock,page-faults}' -e sched:sched_switch -e cpu-clock:u -- /bin/true "
+			  "> /dev/null 2>&1", dir, dir, perfev), 0);
 	if (t_failures)
 		return 1;
 	/* every option and the combinations perf accepts on the file with
@@ -112,14 +112,22 @@ int main(void)
 	same_each("-i pf.data", (const char *const[]){ "", "-v", "-F", "-g", "--trace-fields", "-v -F",
 		  "-v --trace-fields", "-F --trace-fields", "-g --trace-fields", NULL });
 	same_each("-i pc.data", (const char *const[]){ "", "-v", "-F", "-g", NULL });
-	same_each("-i vf.data", (const char *const[]){ "-v", "-g", "-F --trace-fields", NULL });
-	same_each("-i vc.data", (const char *const[]){ "-v", "-F", NULL });
+	same_each("-i v.data", (const char *const[]){ "-v", "-g", "-F --trace-fields", NULL });
 	/* a pipe without tracepoints, groups or modifiers: there perf 6.1
 	 * names events from their attrs ("unknown tracepoint",
 	 * "page-faults:uH"), shows no group, and perfev the recorded names
 	 * and groups */
 	same_each("-i - < pipe.data", (const char *const[]){ "-v", "-g", NULL });
 	same_pre("cat pipe.data |", "");	/* a pipe on stdin is read without -i */
+	/* A stream still being written (a FIFO whose writer waits after the
+	 * first records): read up to its first kernel record, as perf does,
+	 * not to its end (which never comes before the writer is killed). */
+	t_sh("cd %s && %s evlist -v -i pipe.data > live0.txt 2>/dev/null", dir, PERF);
+	CHECK_MSG(t_sh("cd %s && mkfifo live && { (cat pipe.data; exec sleep 60) > live & echo $! > w.pid; } && "
+		       "timeout 20 %s evlist -v -i live > live.txt; r=$?; kill $(cat w.pid); exit $r",
+		       dir, perfev) == 0, "evlist -i FIFO did not end while its writer was still running");
+	CHECK_MSG(t_sh("cd %s && cmp -s live.txt live0.txt && test -s live0.txt", dir) == 0,
+		  "evlist -i FIFO: not perf's output on the whole stream");
 	same("-f -i pf.data");
 	t_sh("cd %s && cp pc.data perf.data", dir);
 	same("");			/* ./perf.data by default */
