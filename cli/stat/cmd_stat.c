@@ -433,8 +433,10 @@ int cmd_stat(int argc, char **argv)
 		cli_error("-A (per-CPU counts) needs CPUs to count on; add -a or -C");
 		return EXIT_USAGE;
 	}
-	if (a.per_thread && !(a.pids || a.tids)) {
-		cli_error("--per-thread needs the threads up front; attach with -p or -t");
+	/* perf: -p, -t, or every thread of the system with -a (not -C) */
+	if (a.per_thread && !(a.pids || a.tids) && (!a.all_cpus || a.cpus || a.cgroup)) {
+		cli_error("--per-thread needs the threads up front; attach with -p or -t, "
+			  "or count every thread of the system with -a (without -C or -G)");
 		return EXIT_USAGE;
 	}
 

@@ -240,6 +240,7 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 	const struct pev_target *t = s->target;
 	size_t nunits = 1;
 	bool per_cpu = o->aggr == STAT_AGGR_CPU, per_thr = o->aggr == STAT_AGGR_THREAD;
+	bool all_thr = per_thr && s->cfg->all_cpus;
 
 	if (stat_aggr_topo(o->aggr))
 		return print_topo(s, view, wall_ns, ts_ns);
@@ -284,6 +285,10 @@ static int print_counts(struct session *s, enum pev_count_view view, uint64_t wa
 			size_t u = (size_t)order[k].idx;
 			struct cell *cl = &cells[u * s->nev + ev];
 			if (cl->skip)
+				continue;
+			/* perf --per-thread -a lists only the threads that
+			 * counted something (in -I, in this interval) */
+			if (all_thr && cl->v == 0)
 				continue;
 			struct stat_line l = make_line(s, ev, cl, &sh[u], cl->v);
 			l.ts_ns = ts_ns;
@@ -374,6 +379,15 @@ static struct pev_target *make_target(struct session *s)
 		struct pev_target *t = pev_target_new_cgroup(c->cgroup, c->cpus);
 		if (!t)
 			cli_cgroup_error("cannot count in cgroup", c->cgroup, errno);
+		return t;
+	}
+	if (c->all_cpus && c->out.aggr == STAT_AGGR_THREAD) {
+		/* --per-thread -a: every thread of the system, each counted
+		 * on any CPU (perf's thread map from /proc) */
+		struct pev_target *t = pev_target_new_all_threads();
+		if (!t)
+			cli_error("cannot list the threads of the system: %s; check that /proc "
+				  "is mounted", strerror(errno));
 		return t;
 	}
 	if (c->all_cpus || c->cpus) {
@@ -603,6 +617,20 @@ static int delayed_enable(struct session *s)
 	return 0;
 }
 
+/* --per-thread -a needs a descriptor per thread and event, hundreds at
+ * least: the soft RLIMIT_NOFILE up to the hard one, as perf raises it when
+ * an open fails with EMFILE.  After the workload's fork, which keeps the
+ * limit it had. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 /* One run: returns 0, or an exit code > 0 after reporting the error. */
 static int run_once(struct session *s, bool last, int *code)
 {
@@ -616,6 +644,13 @@ static int run_once(struct session *s, bool last, int *code)
 		sync();
 	if (c->pre && (r = run_hook("--pre", c->pre)))
 		return r;
+	/* --per-thread -a lists the threads before the command starts, as
+	 * perf does: the command is not among them, and since it is forked
+	 * before the counters open, it is not counted through inherit
+	 * either (perf 6.1 the same) */
+	bool threads_first = c->all_cpus && c->out.aggr == STAT_AGGR_THREAD;
+	if (threads_first && !(s->target = make_target(s)))
+		return EXIT_ERROR;
 	if (c->argv) {
 		s->wl = stat_workload_new(c->argv);
 		if (!s->wl) {
@@ -629,11 +664,13 @@ static int run_once(struct session *s, bool last, int *code)
 		s->target = pev_target_new_pids(&pid, 1);
 		if (!s->target)
 			cli_error("cannot attach to '%s': %s", c->argv[0], strerror(errno));
-	} else {
+	} else if (!threads_first) {
 		s->target = make_target(s);
 	}
 	if (!s->target)
 		return EXIT_ERROR;
+	if (threads_first)
+		raise_nofile();
 	if (!c->null_run && (r = open_counters(s)))
 		return r;
 	if (c->out.aggr == STAT_AGGR_THREAD) {

@@ -6,6 +6,7 @@
  * event is opened (perf's thread_map × cpu_map):
  *   self        threads {0}          cpus {-1}
  *   pids / tids threads {tid...}     cpus {-1}      (inherit applies)
+ *   all threads threads {every tid}  cpus {-1}      (the same, system-wide)
  *   workload    threads {child pid}  cpus {-1}      (enable_on_exec)
  *   cpus        threads {-1}         cpus {list}
  *   cgroup      threads {cgroup fd}  cpus {list}    (PERF_FLAG_PID_CGROUP)
@@ -67,6 +68,13 @@ PEV_EXPORT struct pev_target *pev_target_new_pids(const pid_t *pids, size_t n);
 
 /* Threads: exactly these tids.  -ESRCH when one does not exist. */
 PEV_EXPORT struct pev_target *pev_target_new_tids(const pid_t *tids, size_t n);
+
+/* Every thread of the system: each process listed in /proc at this call,
+ * its threads from /proc/PID/task (perf's thread map of stat --per-thread
+ * -a).  Threads created later are followed only through inherit; one that
+ * has exited when the counters open is left out, as for pids.  NULL and
+ * errno on failure (-ESRCH when /proc lists no process). */
+PEV_EXPORT struct pev_target *pev_target_new_all_threads(void);
 
 /* The child of a workload created by pev_workload_new() (not yet started).
  * Counters opened on this target get enable_on_exec=1, so counting starts

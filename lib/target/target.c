@@ -83,8 +83,18 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every thread of pid, ascending, from /proc/PID/task. */
-static int add_process(struct pev_target *t, size_t *cap, pid_t pid)
+/* Append tid: the caller knows it is not listed yet. */
+static int append_thread(struct pev_target *t, size_t *cap, pid_t tid)
+{
+	if (pev__grow_array(t->threads, cap, t->nr_threads + 1, 64))
+		return -ENOMEM;
+	t->threads[t->nr_threads++] = tid;
+	return 0;
+}
+
+/* Every thread of pid, ascending, from /proc/PID/task, each added by add. */
+static int add_task_dir(struct pev_target *t, size_t *cap, pid_t pid,
+			int (*add)(struct pev_target *, size_t *, pid_t))
 {
 	char path[64];
 	DIR *d;
@@ -106,7 +116,7 @@ static int add_process(struct pev_target *t, size_t *cap, pid_t pid)
 		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || tid <= 0)
 			continue;
 		found = true;
-		err = add_thread(t, cap, (pid_t)tid);
+		err = add(t, cap, (pid_t)tid);
 		if (err)
 			break;
 	}
@@ -117,6 +127,11 @@ static int add_process(struct pev_target *t, size_t *cap, pid_t pid)
 		qsort(t->threads + first, t->nr_threads - first,
 		      sizeof(pid_t), cmp_pid);
 	return err;
+}
+
+static int add_process(struct pev_target *t, size_t *cap, pid_t pid)
+{
+	return add_task_dir(t, cap, pid, add_thread);
 }
 
 /* A task target from ids, each added by add (0 or -errno). */
@@ -166,6 +181,41 @@ PEV_EXPORT struct pev_target *pev_target_new_pids(const pid_t *pids, size_t n)
 PEV_EXPORT struct pev_target *pev_target_new_tids(const pid_t *tids, size_t n)
 {
 	return new_tasks(tids, n, add_listed_thread);
+}
+
+/* perf's thread_map__new_all_cpus: /proc's processes in its order, the
+ * threads of each ascending.  A process that ends during the walk is left
+ * out; the threads are distinct, so no duplicate check (thousands of
+ * threads would make it quadratic). */
+PEV_EXPORT struct pev_target *pev_target_new_all_threads(void)
+{
+	struct pev_target *t = target_alloc(PEV_TARGET_TASKS);
+	size_t cap = 0;
+	DIR *d;
+	struct dirent *de;
+	int err = 0;
+
+	if (!t)
+		return NULL;
+	d = opendir("/proc");
+	if (!d)
+		return fail(t, errno);
+	while (!err && (de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || pid <= 0)
+			continue;
+		err = add_task_dir(t, &cap, (pid_t)pid, append_thread);
+		if (err == -ESRCH || err == -ENOENT)
+			err = 0;	/* it ended meanwhile */
+	}
+	closedir(d);
+	if (!err && !t->nr_threads)
+		err = -ESRCH;
+	if (!err && single(&t->cpus, &t->nr_cpus, -1) < 0)
+		err = -ENOMEM;
+	return err ? fail(t, -err) : t;
 }
 
 PEV_EXPORT struct pev_target *pev_target_new_workload(struct pev_workload *w)
