@@ -7,6 +7,7 @@
 #   tests/valgrind/run.sh [BUILD] [TEST-NAME-REGEX]
 # Tests listed in tests/valgrind/exclude (one "dir/name  reason" a line) do
 # not run: they measure time or overhead that valgrind's slowdown breaks.
+# Of the compat tests, only those tests/valgrind/compat lists run (CI time).
 set -u
 build=${1:-build}
 only=${2:-}
@@ -71,6 +72,8 @@ for t in $(find "$build/tests/unit" "$build/tests/live" "$build/tests/compat" -t
   name=${t#"$build"/tests/}
   [ -n "$only" ] && ! [[ $name =~ $only ]] && continue
   if grep -qE "^$name( |$)" "$here/exclude" 2>/dev/null; then continue; fi
+  # compat tests: only those tests/valgrind/compat lists (CI time)
+  if [[ $name == compat/* ]] && ! grep -qxF "$name" "$here/compat"; then continue; fi
   list+=("$t")
 done
 # vgopts is an array: passed to the workers through a file they source
