@@ -230,6 +230,12 @@ $(BUILD)/perfev.pc: perfev.pc.in Makefile
 	@mkdir -p $(@D)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' $< >$@
 
+# The builds that check, check-san, check-valgrind, check-arm64, demo, bench
+# and fuzz-run start run JOBS compiles at a time (all CPUs) unless make was
+# given -j itself; a plain `make` stays serial (`make -j$(nproc)` is faster).
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE  = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+
 # `make deps`: what the build and the demo need; `make deps-check`: that,
 # plus every consumer the tests and benchmarks run (scripts/deps.sh).
 deps:
@@ -240,14 +246,14 @@ deps-check:
 # `make check`: install what is missing, build, run every test; then the
 # same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 check: deps-check
-	$(Q)$(MAKE) --no-print-directory all
+	+$(Q)$(SUBMAKE) all
 	$(Q)$(MAKE) --no-print-directory check-only
 
 check-only:
 	$(Q)BUILD=$(BUILD) tests/run.sh $(BUILD)
 
 check-san: deps-check
-	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined all
+	+$(Q)$(SUBMAKE) SANITIZE=address,undefined all
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-san
 
 # arm64, on any host: cross-build (ARCH=arm64 into build-arm64/) the
@@ -265,14 +271,14 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/arm64/fuzz_driver.c $(STATIC)
 	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -o $@ tests/arm64/fuzz_driver.c $< $(STATIC) $(DEPLIBS)
 
 check-arm64: deps-check
-	$(Q)$(MAKE) --no-print-directory ARCH=arm64 lib cli examples unit-tests fuzz-drivers
+	+$(Q)$(SUBMAKE) ARCH=arm64 lib cli examples unit-tests fuzz-drivers
 	$(Q)tests/arm64/run.sh build-arm64
 
 # The unit, library and CLI tests under valgrind memcheck (every perfev they
 # start too): any error or definite leak fails.  tests/valgrind/exclude lists
 # what cannot run under valgrind, with the reason.
 check-valgrind: deps-check
-	$(Q)$(MAKE) --no-print-directory all
+	+$(Q)$(SUBMAKE) all
 	$(Q)tests/valgrind/run.sh $(BUILD)
 
 # Stress runs (outside CI; tests/stress/): record -a -F max under a fork load
@@ -284,11 +290,11 @@ stress-big: all
 	$(Q)tests/stress/big_file.sh $(BUILD) 1G
 
 demo: deps
-	$(Q)$(MAKE) --no-print-directory all
+	+$(Q)$(SUBMAKE) all
 	$(Q)scripts/demo.sh $(BUILD)
 
 bench: deps-check
-	$(Q)$(MAKE) --no-print-directory all
+	+$(Q)$(SUBMAKE) all
 	$(Q)for b in bench/*.sh; do echo "== $$b"; $$b $(BUILD) || exit 1; done
 
 # libFuzzer harnesses (clang).  `make fuzz` builds them; `make fuzz-run
@@ -310,7 +316,8 @@ build-fuzz/%: tests/fuzz/%.c build-fuzz/libperfev-fuzz.a
 	@$(if $(Q),echo "  FUZZ    $<")
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/libperfev-fuzz.a $(DEPLIBS) -lpthread
 fuzz: $(FUZZ_BINS)
-fuzz-run: fuzz
+fuzz-run:
+	+$(Q)$(SUBMAKE) fuzz
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
 # `make fuzz-long FUZZ_SECONDS=N [FUZZ_HARNESSES="data_read=600 ..."]`: a long
 # campaign (outside CI) printing each harness's execution count; see
