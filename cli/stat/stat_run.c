@@ -101,8 +101,9 @@ static void fill_cell(struct session *s, size_t ev, int cpu_idx, int thr_idx,
 	pev_counters_get(s->ctr, ev, cpu_idx, thr_idx, view, &out->c);
 	enum tool_event t = s->tool ? s->tool[ev] : TOOL_EV_NONE;
 	if (t != TOOL_EV_NONE && out->c.status != PEV_COUNT_NOT_SUPPORTED) {
-		/* perf's value in place of the dummy's count, on one unit */
-		out->skip = cpu_idx > 0 || thr_idx > 0;
+		/* perf's value in place of the dummy's count, on one unit;
+		 * --per-thread: on every thread, as perf 6.1 reads it */
+		out->skip = cpu_idx > 0 || (thr_idx > 0 && s->cfg->out.aggr != STAT_AGGR_THREAD);
 		uint64_t v = s->tool_cur[t] - (view == PEV_VIEW_DELTA ? s->tool_prev[t] : 0);
 		out->c.val = out->c.run = out->c.ena = v;
 		out->v = (double)v;

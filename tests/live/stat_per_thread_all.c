@@ -10,7 +10,8 @@
  * the command ends.  syscalls:sys_enter_getppid is exact, so each row's
  * count is known from the calls alone.  The lines of perfev and perf are
  * compared byte for byte (ptall_a, ptall_b: the same tid in both runs;
- * ptall_c: after its comm-tid column), in the human layout, and field by
+ * ptall_c: after its comm-tid column), in the human layout (duration_time
+ * too: on every thread's line), and field by
  * field in CSV with -I (the intervals' counts add up to the calls).  Last,
  * a run under a soft descriptor limit of 16: one per thread is needed. */
 #include <pthread.h>
@@ -187,6 +188,24 @@ static void check_human(const char *out, const char *who, pid_t c_tid)
 			  "%s: '%s', expected %ld %s", who, l, expect[i], EV);
 		free(l);
 	}
+	/* duration_time: the run's time on every thread's line, as perf 6.1
+	 * reads the tool events (after the tracepoint's lines) */
+	char first[64] = "";
+	for (int i = 0; i < NT; i++) {
+		char key[64];
+		human_key(key, sizeof(key), i, i == C ? c_tid : tids[i]);
+		const char *p = pos[i] ? strstr(pos[i] + 1, key) : NULL;
+		char *l = p ? line_with(p, key) : NULL;
+		char val[64] = "";
+		if (l)
+			sscanf(l + strlen(key), "%63s", val);
+		CHECK_MSG(l && strstr(l, " ns   duration_time") && (!*first || !strcmp(val, first)),
+			  "%s: no duration_time line for %s with the others' value (%s):\n%s",
+			  who, names[i], first, out);
+		if (!*first)
+			snprintf(first, sizeof(first), "%s", val);
+		free(l);
+	}
 	/* largest count first (a: 3500, c: 2000, b: 1000) */
 	if (pos[A] && pos[B] && pos[C])
 		CHECK_MSG(pos[A] < pos[C] && pos[C] < pos[B],
@@ -269,9 +288,11 @@ int main(void)
 	const char *pev = t_perfev();
 
 	/* the human layout */
-	char *hp = round_run((const char *[]){ PERF, "stat", "--per-thread", "-a", "-e", EV, NULL });
+	char *hp = round_run((const char *[]){ PERF, "stat", "--per-thread", "-a", "-e", EV, "-e",
+					       "duration_time", NULL });
 	pid_t c_perf = tids[C];
-	char *he = round_run((const char *[]){ pev, "stat", "--per-thread", "-a", "-e", EV, NULL });
+	char *he = round_run((const char *[]){ pev, "stat", "--per-thread", "-a", "-e", EV, "-e",
+					       "duration_time", NULL });
 	check_human(hp, "perf", c_perf);	/* the oracle agrees with the calls */
 	check_human(he, "perfev", tids[C]);
 	for (int i = 0; i < NT; i++) {
