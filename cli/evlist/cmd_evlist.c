@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -371,6 +372,10 @@ int cmd_evlist(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno != EPIPE)
 			cli_error("cannot write the output: %s", strerror(errno));
+		/* said once: what stdout still holds is dropped, so that
+		 * main's last flush does not say it again */
+		__fpurge(stdout);
+		clearerr(stdout);
 		ret = EXIT_ERROR;
 		goto out;
 	}

@@ -3,12 +3,13 @@
  * with each option and their combinations (-v, -F, -g, --trace-fields),
  * on files perf recorded (several software events, a group
  * {task-clock,page-faults} and a named one, a tracepoint, -F 999 against
- * -c 10000, a pipe stream, also a FIFO still being written) and on
- * files perfev recorded; the tip line
+ * -c 10000, a pipe stream, also a FIFO still being written, a directory
+ * from perf record --threads) and on a file perfev recorded; the tip line
  * names perfev's command where perf's names perf's.  Bad input: a missing,
  * empty or non-perf file is one error line and exit 1; a file cut in its
  * data section prints what perf prints, then a warning and exit 3; usage
- * errors (-g with -v or -F, an extra argument, an unknown option) exit 2. */
+ * errors (-g with -v or -F, an extra argument, an unknown option) exit 2;
+ * a full disk on stdout is one error line and exit 1. */
 #include <unistd.h>
 
 #include "testutil.h"
@@ -99,6 +100,8 @@ int main(void)
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -c 10000 -o pc.data "
 			  "-e task-clock -e 'g1{cpu-clock,page-faults}' -- /bin/true > /dev/null 2>&1",
 			  dir, dir, PERF), 0);
+	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q --threads -o dir.data "
+			  "-e '{task-clock,page-faults}' -- /bin/true > /dev/null 2>&1", dir, dir, PERF), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -o - -e task-clock,page-faults "
 			  "-- /bin/true > pipe.data 2>/dev/null", dir, dir, PERF), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s timeout -k 2 30 %s record -q -c 10000 -o v.data "
@@ -118,6 +121,8 @@ int main(void)
 	 * "page-faults:uH"), shows no group, and perfev the recorded names
 	 * and groups */
 	same_each("-i - < pipe.data", (const char *const[]){ "-v", "-g", NULL });
+	same("-i dir.data -v");		/* a directory (perf record --threads) */
+	same("-i dir.data -g");
 	same_pre("cat pipe.data |", "");	/* a pipe on stdin is read without -i */
 	/* A stream still being written (a FIFO whose writer waits after the
 	 * first records): read up to its first kernel record, as perf does,
@@ -145,6 +150,17 @@ int main(void)
 	t_sh("cd %s && : > empty.data && head -c 5000 /etc/services > text.data", dir);
 	bad("-i empty.data", 1, "'empty.data'");
 	bad("-i text.data", 1, "'text.data'");
+	/* a full disk on stdout: one line (main's last flush said it again) */
+	char full[128];
+	size_t fl;
+
+	snprintf(full, sizeof(full), "%s/full.err", dir);
+	CHECK_EQ_INT(t_sh("cd %s && %s evlist -v -i pf.data > /dev/full 2> full.err", dir, perfev), 1);
+	char *fe = t_slurp(full, &fl);
+
+	CHECK_MSG(fe && !strcmp(fe, "perfev: error: cannot write the output: No space left on device\n"),
+		  "evlist > /dev/full: expected one error line, got:\n%s", fe ? fe : "");
+	free(fe);
 	bad("-g -v -i pf.data", 2, "-g/--group");
 	bad("-g -F -i pf.data", 2, "-g/--group");
 	bad("-i pf.data extra", 2, "'extra'");
