@@ -453,6 +453,8 @@ static void names_sort(struct names *s)
 {
 	size_t o = 0;
 
+	if (!s->nr)
+		return;		/* s->v may be NULL */
 	qsort(s->v, s->nr, sizeof(*s->v), cmp_str);
 	for (size_t i = 0; i < s->nr; i++) {
 		if (o && !strcmp(s->v[o - 1], s->v[i]))
