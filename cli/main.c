@@ -51,7 +51,7 @@ static void usage(FILE *f)
 		"'perfev <command> -h' describes a command's options, 'man perfev-<command>' the command.\n"
 		"\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "   %-14s %s\n", commands[i].name, commands[i].help);
 }
 
 static size_t edit_distance(const char *a, const char *b)
