@@ -29,9 +29,15 @@ static const char *base_name(const char *p)
 	return b ? b + 1 : p;
 }
 
-/* file:line of al's address; 1, or 0 when unknown. */
+/* file:line of al's address; 1, or 0 when unknown.  A unit that holds
+ * the address without a row for it (code before the first row of a CU:
+ * ld.so's _start, asm in rtld.c) gives file "" and line 0; with
+ * a2l_file, the file then, or where no unit holds the address (crtstuff's
+ * __do_global_dtors_aux), is what addr2line names from the symbols (the
+ * debug file's: the file symbol before the function's, "" after the
+ * linker's empty one, "??" without one) with line 0. */
 static int lookup(struct script *s, const struct pev_addr_loc *al,
-		  const char **file, unsigned *line)
+		  const char **file, unsigned *line, bool a2l_file)
 {
 	struct pev_dso *dso = al->dso;
 	const char *name = pev_dso_name(dso), *path;
@@ -45,7 +51,11 @@ static int lookup(struct script *s, const struct pev_addr_loc *al,
 		path = name;
 	uint64_t vaddr = pev_dso_offset_to_vaddr(dso, al->map_ip);
 
-	return pev_srclines_lookup(s->srclines, path, vaddr, file, line) > 0;
+	int r = pev_srclines_lookup(s->srclines, path, vaddr, file, line);
+
+	if (a2l_file && (!r || (r > 0 && !(*file)[0] && !*line)))
+		return pev_srclines_addr2line(s->srclines, path, vaddr, file, line) > 0;
+	return r > 0;
 }
 
 void script_print_srcline(struct script *s, const struct pev_addr_loc *al,
@@ -87,7 +97,9 @@ void script_print_srcline(struct script *s, const struct pev_addr_loc *al,
 /* A frame of a call chain: an unwound frame with a symbol prints perf's
  * srcline of a callchain entry (the call site for a function that another
  * was inlined in, "??:0" where DWARF has no line); the others as a
- * sample's ip. */
+ * sample's ip.  perf 6.1 takes a frame's srcline from addr2line's inline
+ * answer for it; with --no-inline there is none and every frame prints
+ * as a sample's ip (nothing where addr2line knows nothing). */
 void script_print_frame_srcline(struct script *s, const struct pev_frame *fr,
 				const char *prefix)
 {
@@ -97,7 +109,7 @@ void script_print_frame_srcline(struct script *s, const struct pev_frame *fr,
 
 	/* perf: "??:0" only for a symbol of a DSO file; the vDSO's frames
 	 * and unnamed ones print as a sample's ip. */
-	if (!fr->unwound || !fr->loc.dso || !fr->loc.sym ||
+	if (!s->opt.inline_frames || !fr->unwound || !fr->loc.dso || !fr->loc.sym ||
 	    pev_dso_name(fr->loc.dso)[0] == '[') {
 		script_print_srcline(s, &fr->loc, prefix);
 		return;
@@ -106,9 +118,8 @@ void script_print_frame_srcline(struct script *s, const struct pev_frame *fr,
 	if (fr->call_file) {
 		file = fr->call_file;
 		line = fr->call_line;
-	} else if (!lookup(s, &fr->loc, &file, &line) || (!file[0] && !line)) {
-		/* No row, or one without file and line (code before the
-		 * first row of a CU: _start in asm): addr2line's "??:?". */
+	} else if (!lookup(s, &fr->loc, &file, &line, true) || !strcmp(file, "??")) {
+		/* no file symbol either: addr2line's "??:?" */
 		so_str(o, "??:0");
 		return;
 	}
@@ -160,7 +171,7 @@ void script_print_srccode(struct script *s, uint32_t tid,
 	unsigned line;
 	size_t len;
 
-	if (!al->dso || !lookup(s, al, &file, &line))
+	if (!al->dso || !lookup(s, al, &file, &line, false))
 		return;
 	struct srccode_state *st = thread_state(s, tid);
 
