@@ -23,6 +23,7 @@ struct a2l_sym {
 	bool func;		/* STT_FUNC, STT_GNU_IFUNC */
 	bool notype;
 	const char *file;	/* the file name addr2line reports, or NULL */
+	const char *name;	/* in names */
 };
 
 struct pev_a2l_syms {
@@ -32,6 +33,7 @@ struct pev_a2l_syms {
 	struct a2l_sym *syms;	/* by (shndx, start, order) */
 	size_t nr_files;
 	char **files;
+	char *names;		/* the symbols' names, one after another */
 };
 
 static int by_place(const void *a, const void *b)
@@ -55,10 +57,16 @@ static bool read_table(struct pev_a2l_syms *a, Elf *e, Elf_Scn *scn, const GElf_
 
 	if (!d || n < 2)
 		return false;
+	Elf_Data *str = elf_getdata(elf_getscn(e, sh->sh_link), NULL);
+
 	a->syms = calloc(n, sizeof(*a->syms));
 	a->files = calloc(n, sizeof(*a->files));
-	if (!a->syms || !a->files)
+	/* a copy of the string table: the names outlive the ELF handle */
+	a->names = str && str->d_size ? malloc(str->d_size + 1) : NULL;
+	if (!a->syms || !a->files || !a->names)
 		return false;
+	memcpy(a->names, str->d_buf, str->d_size);
+	a->names[str->d_size] = 0;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym s;
 		const char *name;
@@ -95,6 +103,7 @@ static bool read_table(struct pev_a2l_syms *a, Elf *e, Elf_Scn *scn, const GElf_
 		y->order = (uint32_t)i;
 		y->func = type == STT_FUNC || type == STT_GNU_IFUNC;
 		y->notype = type == STT_NOTYPE;
+		y->name = s.st_name < str->d_size ? a->names + s.st_name : "";
 		/* a global symbol after a second file symbol: no file name */
 		y->file = file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? file : NULL;
 	}
@@ -110,6 +119,7 @@ void pev__a2l_syms_free(struct pev_a2l_syms *a)
 		free(a->files[i]);
 	free(a->files);
 	free(a->syms);
+	free(a->names);
 	free(a->secs);
 	free(a);
 }
@@ -155,8 +165,10 @@ struct pev_a2l_syms *pev__a2l_syms_load(const char *path)
 				free(a->files[i]);
 			free(a->files);
 			free(a->syms);
+			free(a->names);
 			a->files = NULL;
 			a->syms = NULL;
+			a->names = NULL;
 			a->nr_files = a->nr_syms = 0;
 			read_table(a, e, dynsym, &dynsym_sh);
 		}
@@ -184,20 +196,21 @@ static bool better(const struct a2l_sym *best, const struct a2l_sym *y, uint64_t
 	return y->size < best->size;
 }
 
-int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char **file)
+/* The symbol addr2line takes for the function at addr, or NULL. */
+static const struct a2l_sym *best_sym(const struct pev_a2l_syms *a, uint64_t addr)
 {
 	uint32_t idx = 0;
 	bool in_sec = false;
 
 	if (!a)
-		return 0;
+		return NULL;
 	for (size_t i = 0; i < a->nr_secs && !in_sec; i++)
 		if (addr >= a->secs[i].addr && addr - a->secs[i].addr < a->secs[i].size) {
 			idx = a->secs[i].idx;
 			in_sec = true;
 		}
 	if (!in_sec)
-		return 0;
+		return NULL;
 	/* the first symbol of the section past addr */
 	size_t lo = 0, hi = a->nr_syms;
 
@@ -211,7 +224,7 @@ int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char *
 			hi = mid;
 	}
 	if (!lo || a->syms[lo - 1].shndx != idx)
-		return 0;
+		return NULL;
 	uint64_t start = a->syms[lo - 1].start;
 	const struct a2l_sym *best = NULL;
 
@@ -220,6 +233,27 @@ int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char *
 	for (; lo < a->nr_syms && a->syms[lo].shndx == idx && a->syms[lo].start == start; lo++)
 		if (better(best, &a->syms[lo], addr))
 			best = &a->syms[lo];
-	*file = best->file;
+	return best;
+}
+
+int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char **file)
+{
+	const struct a2l_sym *y = best_sym(a, addr);
+
+	if (!y)
+		return 0;
+	*file = y->file;
+	return 1;
+}
+
+int pev__a2l_syms_func(const struct pev_a2l_syms *a, uint64_t addr, const char **name,
+		       uint64_t *start)
+{
+	const struct a2l_sym *y = best_sym(a, addr);
+
+	if (!y)
+		return 0;
+	*name = y->name;
+	*start = y->start;
 	return 1;
 }

@@ -96,6 +96,10 @@ struct pev_a2l_syms;
 struct pev_a2l_syms *pev__a2l_syms_load(const char *path);
 void pev__a2l_syms_free(struct pev_a2l_syms *a);
 int pev__a2l_syms_find(const struct pev_a2l_syms *a, uint64_t addr, const char **file);
+/* The name and address of the symbol addr2line names the function at
+ * addr by when DWARF gives no linkage name; 0 when none. */
+int pev__a2l_syms_func(const struct pev_a2l_syms *a, uint64_t addr, const char **name,
+		       uint64_t *start);
 
 /* symbols_machine.c: whether a data map (PERF_RECORD_MISC_MMAP_DATA)
  * holds addr in process pid, when the machine keeps them aside (without

@@ -26,6 +26,10 @@ struct pev_frame *pev__chain_push(struct pev_chain *c);
 int pev__chain_add_ip(struct pev_chain *c, uint32_t pid, uint64_t ip,
 		 uint8_t cpumode, bool unwound);
 
+/* inline.c: looks the inline frames of loc up into the cache, as
+ * pev__chain_add_inlines() would, adding no frame; 0 or -ENOMEM. */
+int pev__chain_inline_warm(struct pev_chain *c, const struct pev_addr_loc *loc);
+
 /* unwind.c: appends the user frames unwound from smp's registers and stack dump.
  * 0 (also when unwinding stops early) or -ENOMEM. */
 int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp);
