@@ -302,7 +302,8 @@ static int setup_and_read(struct report *r)
 			}
 		}
 	}
-	struct pev_chain_opts copts = { .size = sizeof(copts), .no_inline = !r->inline_on };
+	struct pev_chain_opts copts = { .size = sizeof(copts), .no_inline = !r->inline_on,
+					.caller_first = r->gorder == PEV_PROFILE_CALLER };
 	struct pev_profile_opts popts = { .size = sizeof(popts) };
 
 	bool parent = false;

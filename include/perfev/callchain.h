@@ -58,6 +58,12 @@ struct pev_chain_opts {
 	/* The recorded machine's ELF e_machine (EM_X86_64, EM_AARCH64),
 	 * which says how to read the user registers; 0: this host's. */
 	uint16_t e_machine;
+	/* Look the inline frames of a sample's unwound frames up from the
+	 * outermost frame in, as perf does when it builds caller-first
+	 * chains (report's default): the names binutils gives an address
+	 * can depend on the addresses asked before it (libperfev-callchain(3)).
+	 * The frames still come leaf first. */
+	bool caller_first;
 };
 
 struct pev_chain;

@@ -386,6 +386,18 @@ int pev__chain_unwind(struct pev_chain *c, const struct pev_sample *smp)
 		u->act[0] = true;
 		u->n = 1;
 	}
+	/* perf asks for the inline frames in the order it builds the chain
+	 * (caller first: from the outermost frame in) */
+	for (size_t i = u->n; c->opts.caller_first && !c->opts.no_inline && i-- > 0;) {
+		uint64_t pc = u->pcs[i] - !u->act[i];
+		struct pev_addr_loc loc;
+
+		if (!pc)
+			continue;
+		pev_machine_resolve(c->m, smp->pid, pc, PERF_RECORD_MISC_USER, &loc);
+		if (pev__chain_inline_warm(c, &loc) < 0)
+			return -ENOMEM;
+	}
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t pc = u->pcs[i];
 
