@@ -94,6 +94,16 @@ void script_print_srcline(struct script *s, const struct pev_addr_loc *al,
 	so_char(o, ']');
 }
 
+/* A "name@plt" stub perf made up for a .plt entry: perf 6.1 prints its
+ * frames as a sample's ip ("libstdc++.so.6.0.30[9a000]" for operator
+ * delete@plt, where a frame of a real symbol of that DSO prints "??:0"). */
+static bool is_plt(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, "@plt");
+}
+
 /* A frame of a call chain: an unwound frame with a symbol prints perf's
  * srcline of a callchain entry (the call site for a function that another
  * was inlined in, "??:0" where DWARF has no line); the others as a
@@ -110,7 +120,7 @@ void script_print_frame_srcline(struct script *s, const struct pev_frame *fr,
 	/* perf: "??:0" only for a symbol of a DSO file; the vDSO's frames
 	 * and unnamed ones print as a sample's ip. */
 	if (!s->opt.inline_frames || !fr->unwound || !fr->loc.dso || !fr->loc.sym ||
-	    pev_dso_name(fr->loc.dso)[0] == '[') {
+	    pev_dso_name(fr->loc.dso)[0] == '[' || is_plt(fr->loc.sym->name)) {
 		script_print_srcline(s, &fr->loc, prefix);
 		return;
 	}

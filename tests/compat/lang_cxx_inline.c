@@ -21,7 +21,8 @@
  * addr2line's answer from the symbols (":0" after the linker's empty
  * file symbol; "crtstuff.c:0" for a function no unit holds), and with
  * --no-inline a frame perf knows no line for prints none (perfev printed
- * "??:0").
+ * "??:0"), as does a frame of a made-up "name@plt" symbol with inline
+ * frames on ("libstdc++.so.6.0.30[9a000]" for operator delete@plt).
  *
  * The program (lang_cxx.h) is built here with g++ -O2 -g and recorded
  * by perf --call-graph dwarf; perfev script equals perf script with the
@@ -239,6 +240,7 @@ int main(void)
 		CHECK_EQ_INT(t_sh("cd %s && %s record -q --call-graph dwarf -o c.data -- ./clx "
 				  LANG_CXX_ROUNDS " >/dev/null 2>&1", dir, PERF), 0);
 		same("c.data", "script", "", " (inlined)");
+		same("c.data", "script", "-F +srcline", "stl_algo.h:");
 		same("c.data", "report", "--stdio --no-children -g caller --sort sym", "work::run");
 	}
 	if (t_failures)
