@@ -257,6 +257,38 @@ static int set_cmdline(struct rec *r)
 	return e;
 }
 
+/* GROUP_DESC: each group of two or more events ({a,b}), as perf 6.1
+ * writes it (the feature only when there is a group; perfev's groups have
+ * no names: "{anon_group}"), so that report shows the group's members
+ * side by side. */
+static int set_groups(struct rec *r, struct pev_data_features *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nev; i++)
+		n += r->ev[i].leader == (int)i && pev_evlist_event(r->evl, i)->group_size > 1;
+	if (!n)
+		return 0;
+	f->groups = calloc(n, sizeof(*f->groups));
+	if (!f->groups)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nev; i++) {
+		const struct pev_event *pe = pev_evlist_event(r->evl, i);
+		struct pev_data_group_desc *g = &f->groups[f->nr_groups];
+
+		if (r->ev[i].leader != (int)i || pe->group_size < 2)
+			continue;
+		g->name = strdup("{anon_group}");
+		if (!g->name)
+			return -ENOMEM;
+		g->leader_idx = (uint32_t)i;
+		g->nr_members = (uint32_t)pe->group_size;
+		f->nr_groups++;
+	}
+	pev_data_features_set(f, PEV_FEAT_GROUP_DESC, true);
+	return 0;
+}
+
 /* -k: CLOCKID (the clock's resolution) and CLOCK_DATA (the wall clock and
  * the chosen clock read back to back, so that tools can map sample times
  * to the time of day), as perf record's record__init_clock. */
@@ -323,7 +355,8 @@ static int start_output(struct rec *r, const char **what)
 	}
 	struct pev_data_features *f = pev_data_writer_features(r->w);
 
-	if ((e = pev_data_features_from_host(f)) < 0 || (e = set_cmdline(r)) < 0)
+	if ((e = pev_data_features_from_host(f)) < 0 || (e = set_cmdline(r)) < 0 ||
+	    (e = set_groups(r, f)) < 0)
 		return e;
 	if (r->o.use_clockid)
 		set_clock_features(r, f);

@@ -61,6 +61,13 @@ static int opt_percent_limit(const struct opt *o, const char *arg, void *ctx)
 	return 0;
 }
 
+static int opt_group(const struct opt *o, const char *arg, void *ctx)
+{
+	(void)arg;
+	((struct report *)ctx)->group_flag = !strcmp(o->long_name, "group");
+	return 0;
+}
+
 static int opt_no_color(const struct opt *o, const char *arg, void *ctx)
 {
 	(void)o;
@@ -401,6 +408,10 @@ static int setup_and_read(struct report *r)
 		cli_error("out of memory");
 		return EXIT_ERROR;
 	}
+	if (report_setup_groups(r) < 0) {
+		cli_error("out of memory");
+		return EXIT_ERROR;
+	}
 	return EXIT_OK;
 }
 
@@ -490,6 +501,7 @@ void report_init(struct report *r)
 	r->demangle = true;
 	r->inline_on = true;
 	r->socket_filter = -1;
+	r->group_flag = -1;
 }
 
 void report_release(struct report *r)
@@ -503,6 +515,10 @@ void report_release(struct report *r)
 	pev_machine_free(r->machine);
 	pev_dso_cache_free(r->dsos);
 	pev_data_close(r->data);
+	free(r->ev_leader);
+	free(r->ev_members);
+	r->ev_leader = r->ev_members = NULL;
+	r->nr_group_ev = 0;
 	r->prof = NULL;
 	r->cpu_socket = NULL;
 	r->chain = NULL;
@@ -539,12 +555,19 @@ static int report_run(struct report *r)
 		ret = print_header(r);
 		goto out;
 	}
+	for (size_t ev = 0; r->hierarchy && ev < r->nr_group_ev; ev++)
+		if (report_group_shown(r, ev)) {
+			cli_error("--hierarchy cannot show the event group's members side by side; add --no-group for a table per event");
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	if (report_hier_refusal(r)) {
 		cli_error("%s", report_hier_refusal(r));
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	r->print_hier = report_print_hier;
+	r->print_group = report_print_group;
 	ret = EXIT_ERROR;
 	pager_start(!r->no_pager && !r->json);
 	if (r->header && !r->json && print_header(r) != EXIT_OK)
@@ -611,6 +634,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "mem-mode", &r.mem_mode, NULL, "memory access profile: samples count their weight (perf's --mem-mode); enables the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size", NULL, 0 },
 		{ OPT_BOOL, 'x', "exclude-other", &r.exclude_other, NULL, "only samples with a parent (see -p)", NULL, 0 },
 		{ OPT_BOOL, 0, "hierarchy", &r.hierarchy, NULL, "one level per sort key, indented, each with its own percentage (not with call graphs)", NULL, 0 },
+		{ OPT_CALLBACK, 0, "group", NULL, NULL, "show the members of an event group side by side, a column each (default on a file with groups; on a file without: all its events one group)", opt_group, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "no-group", NULL, NULL, "each event of a group in a table of its own", opt_group, OPT_NOARG },
 		{ OPT_BOOL, 0, "children", &r.children_flag, NULL, "accumulate callers' periods (Children column; default with call chains)", NULL, 0 },
 		{ OPT_CALLBACK, 'g', "call-graph", NULL, "mode[,threshold[,limit]],order,key,value", "call graphs: graph, fractal, flat, folded, none; threshold percent (0.5); caller or callee; function or address; percent, period or count (alone: graph,0.5,caller)", opt_callgraph, OPT_OPTNEXT },
 		{ OPT_STRING, 0, "ignore-callees", &r.ignore_callees, "regex", "in call chains, drop the callees of the functions matching this regex (POSIX extended): samples count there", NULL, 0 },

@@ -84,6 +84,7 @@ struct report {
 	bool full_source_path;		/* --full-source-path */
 	const char *symbol_filter;	/* --symbol-filter: a part of the name */
 	int socket_filter;		/* --socket-filter, -1: none */
+	int group_flag;			/* --group 1, --no-group 0, else -1 */
 	int samples;			/* --samples: perf's TUI only */
 	const char *field_sep;		/* -t: between the columns */
 	const char *ignore_callees;	/* --ignore-callees: regex */
@@ -124,6 +125,13 @@ struct report {
 	FILE *out;
 	struct report_stats st;
 	struct tracefmt tf;		/* the trace key's formats */
+	/* event groups (report_group.c): per event its leader and, on a
+	 * leader, its number of members (perf's evsel nr_members) */
+	uint32_t *ev_leader, *ev_members;
+	size_t nr_group_ev;
+	bool group_forced;		/* --group on a file without groups */
+	/* a group's table: report_print_group (set by cmd_report.c) */
+	void (*print_group)(struct report *r, size_t ev);
 };
 
 /* report_sort.c */
@@ -197,6 +205,29 @@ void report_json(struct report *r);
 int report_setup_fields(struct report *r);
 /* -F/--fields' values: the names above and perf's IPC fields */
 void report_field_values(FILE *out);
+/* report_out.c: the column headers and their dotted line */
+void report_print_headers(struct report *r);
+/* report_group.c: groups from GROUP_DESC, or --group's one group (-1:
+ * out of memory); an event's number of members (1 outside a group);
+ * whether ev leads a group shown together, or is a member of one; the
+ * group's name as perf's evsel__group_desc; a group's lines and table */
+int report_setup_groups(struct report *r);
+static inline size_t report_group_size(const struct report *r, size_t ev)
+{
+	return ev < r->nr_group_ev ? r->ev_members[ev] : 1;
+}
+
+static inline bool report_group_shown(const struct report *r, size_t ev)
+{
+	return r->group_flag != 0 && report_group_size(r, ev) > 1 && r->ev_leader[ev] == ev;
+}
+
+static inline bool report_group_member(const struct report *r, size_t ev)
+{
+	return r->group_flag != 0 && ev < r->nr_group_ev && r->ev_leader[ev] != ev;
+}
+const char *report_group_desc(struct report *r, size_t ev, char *buf, size_t sz);
+void report_print_group(struct report *r, size_t ev);
 /* report_stats.c */
 int report_read(struct report *r, void (*progress)(uint64_t done, void *arg), void *arg);
 void report_print_stats(struct report *r);

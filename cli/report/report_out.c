@@ -184,7 +184,7 @@ static void compute_widths(struct report *r, size_t ev)
 	}
 }
 
-static void print_headers(struct report *r)
+void report_print_headers(struct report *r)
 {
 	FILE *o = r->out;
 
@@ -615,13 +615,22 @@ void report_print(struct report *r)
 		 * filters hide all of them */
 		if (!st->nr_samples && !st->nr_filtered)
 			continue;
+		/* a group's members are shown beside their leader */
+		if (report_group_member(r, ev))
+			continue;
+		if (report_group_shown(r, ev) && r->print_group) {
+			r->print_group(r, ev);
+			continue;
+		}
 		if (!r->quiet) {
 			uint64_t v = nr;
 
 			if (v > 1000) { v /= 1000; unit = 'K'; }
 			if (v > 1000) { v /= 1000; unit = 'M'; }
 			if (v > 1000) { v /= 1000; unit = 'G'; }
-			fprintf(o, "# Samples: %" PRIu64 "%c of event '%s'", v, unit, name);
+			/* perf: "events" for a leader of a group, also with --no-group */
+			fprintf(o, "# Samples: %" PRIu64 "%c of event%s '%s'", v, unit,
+				report_group_size(r, ev) > 1 ? "s" : "", name);
 			/* perf names the --time it was given */
 			if (r->fopts.time)
 				fprintf(o, " (time slices: %s)", r->fopts.time);
@@ -644,7 +653,7 @@ void report_print(struct report *r)
 			continue;
 		}
 		if (!r->quiet)
-			print_headers(r);
+			report_print_headers(r);
 		size_t n = pev_profile_nr_entries(r->prof, ev);
 
 		for (size_t i = 0; i < n; i++) {

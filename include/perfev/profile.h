@@ -354,6 +354,28 @@ PEV_EXPORT size_t pev_profile_nr_entries(const struct pev_profile *p,
 					 size_t event);
 PEV_EXPORT const struct pev_profile_entry *
 pev_profile_entry(const struct pev_profile *p, size_t event, size_t i);
+/* Two entries (of any of p's events) by the profile's sort keys: 0 when
+ * perf would merge them into one line (its hist_entry__collapse, what
+ * perf report --group pairs an event's entries with its group leader's
+ * by), else -1 or 1; -EINVAL for an entry not of p. */
+PEV_EXPORT int pev_profile_entry_collapse(const struct pev_profile *p,
+					  const struct pev_profile_entry *a,
+					  const struct pev_profile_entry *b);
+/* When perf puts an entry into the tree its output sort walks (its
+ * event's collapsed tree, or entries_in when no sort key collapses):
+ * 0 first; SIZE_MAX for an entry not of p.  Inserting the entries in
+ * this order, each to the left of an entry when
+ * pev_profile_entry_collapse(new, old) < 0, builds perf's tree (the
+ * keys' order is not transitive where entries without a symbol meet
+ * entries with one, so the tree's shape matters). */
+PEV_EXPORT size_t pev_profile_entry_tree_index(const struct pev_profile *p,
+					       const struct pev_profile_entry *e);
+/* Two entries by the sort keys of the output order alone (the ties
+ * left after the overhead fields): < 0 when a is printed first, 0 when
+ * the keys tie (or an entry is not of p). */
+PEV_EXPORT int pev_profile_entry_key_order(const struct pev_profile *p,
+					   const struct pev_profile_entry *a,
+					   const struct pev_profile_entry *b);
 /* A call-tree node by number (1..), NULL for 0 or out of range. */
 PEV_EXPORT const struct pev_profile_node *
 pev_profile_node(const struct pev_profile *p, uint32_t n);

@@ -104,6 +104,7 @@ struct pf_entry {
 	struct pev_dso *sdso;
 	char level;
 	uint32_t canon;		/* replay: the entry whose key it has */
+	uint32_t tpos;		/* when perf puts it in the tree its output sort walks */
 };
 
 struct pf_chain {		/* an interned sequence of frames, leaf first */

@@ -608,6 +608,13 @@ static void mark_trace_compared(struct pev_profile *p, uint32_t *o, uint32_t n)
 /* perf's three trees in turn: entries_in (creation order), the collapsed
  * tree, the output tree.  Their comparisons are not all transitive
  * (addresses compare by a wrapping difference), so each is rebuilt. */
+static int u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool replayed)
 {
 	/* perf 6.1 builds its collapsed tree only when a sort key has a
@@ -629,8 +636,27 @@ int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool 
 	/* a replay (profile_replay.c) gave entries_in's order itself */
 	if (!replayed) {
 		qsort_r(o, n, sizeof(*o), created_cmp, p);
+		/* the order they go into the tree the output sort walks
+		 * (pev_profile_entry_tree_index): entries_in's, without a
+		 * collapsed tree */
+		for (uint32_t i = 0; !collapse && i < n; i++)
+			p->ents[o[i]].tpos = i;
 		if (rb_order(p, o, n, in_left))
 			return -ENOMEM;
+	}
+	for (uint32_t i = 0; collapse && i < n; i++)
+		p->ents[o[i]].tpos = i;
+	/* a replay made its entries in the order its tree got them */
+	if (replayed && !collapse) {
+		uint32_t *c = malloc(((size_t)n + 1) * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, o, n * sizeof(*c));
+		qsort(c, n, sizeof(*c), u32_cmp);
+		for (uint32_t i = 0; i < n; i++)
+			p->ents[c[i]].tpos = i;
+		free(c);
 	}
 	/* a thread's ":TID" renamed by its COMM: equal comms to merge */
 	if (collapse && (p->live_on || replayed || p->comm_renamed)) {
@@ -639,9 +665,70 @@ int pev__pf_output_order(struct pev_profile *p, uint32_t *o, uint32_t *np, bool 
 		if (collapse_merge(p, o, np))
 			return -ENOMEM;
 		n = *np;
+		for (uint32_t i = 0; i < n; i++)
+			p->ents[o[i]].tpos = i;
 	}
 	if (collapse && rb_order(p, o, n, collapse_left))
 		return -ENOMEM;
 	return rb_order(p, o, n, output_left);
 }
 
+
+/* An entry of p from its public part (NULL when not one of p's). */
+static const struct pf_entry *pf_of(const struct pev_profile *p,
+				    const struct pev_profile_entry *e)
+{
+	const struct pf_entry *pe = (const struct pf_entry *)(const void *)e;
+
+	if (!p || !e || pe < p->ents || pe >= p->ents + p->nents)
+		return NULL;
+	return pe;
+}
+
+int pev_profile_entry_collapse(const struct pev_profile *p, const struct pev_profile_entry *a,
+			       const struct pev_profile_entry *b)
+{
+	const struct pf_entry *pa = pf_of(p, a), *pb = pf_of(p, b);
+	int c;
+
+	if (!pa || !pb)
+		return -EINVAL;
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if ((c = pev__pf_key_collapse(pa, pb, p->opts.keys[i])))
+			return c < 0 ? -1 : 1;
+	return 0;
+}
+
+size_t pev_profile_entry_tree_index(const struct pev_profile *p,
+				    const struct pev_profile_entry *e)
+{
+	const struct pf_entry *pe = pf_of(p, e);
+
+	return pe ? pe->tpos : SIZE_MAX;
+}
+
+int pev_profile_entry_key_order(const struct pev_profile *p, const struct pev_profile_entry *a,
+				const struct pev_profile_entry *b)
+{
+	const struct pf_entry *pa = pf_of(p, a), *pb = pf_of(p, b);
+	int c;
+
+	if (!pa || !pb)
+		return 0;
+	if (p->opts.sort_order[0]) {
+		for (unsigned i = 0; i < 2 * PEV_PROFILE_MAX_KEYS && p->opts.sort_order[i]; i++) {
+			int item = p->opts.sort_order[i];
+
+			if (item >= PEV_FIELD_OVERHEAD || key_unsorted(p, item))
+				continue;
+			if ((c = key_sort(pa, pb, (enum pev_sort_key)item)))
+				return c;
+		}
+		return 0;
+	}
+	for (unsigned i = 0; i < p->nkeys; i++)
+		if (!(p->opts.unsorted_keys >> i & 1) &&
+		    (c = key_sort(pa, pb, p->opts.keys[i])))
+			return c;
+	return 0;
+}
