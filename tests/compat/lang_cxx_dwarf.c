@@ -17,8 +17,9 @@
  * perf --call-graph dwarf, by perf --call-graph fp and by perfev record
  * --call-graph dwarf; each file is read by both: script (--no-inline
  * byte for byte, with the chains reaching work::run, and with the inline
- * frames), --no-demangle, report --no-children in its default caller
- * order and in callee order, report --children --no-inline. */
+ * frames), --no-demangle, report --no-children in caller and callee
+ * order, report --children with and without the inline frames (with
+ * them, each name's entries added up: lang_cxx_children). */
 #include "lang_cxx.h"
 
 static char dir[64];
@@ -65,6 +66,7 @@ int main(void)
 	same("d.data", "report", "--stdio --no-children -g callee --sort sym", "work::run");
 	same("d.data", "report", "--stdio --children --no-inline --sort sym -g none",
 	     "work::(anonymous namespace)::hidden_rec");
+	lang_cxx_children(dir, "d.data", "--stdio --children --sort sym -g none");
 	same("d.data", "script", "--no-inline --no-demangle", "_ZN4work3runEl");
 	same("d.data", "report", "--stdio --no-children --no-demangle --sort sym", "_ZN4work3runEl");
 

@@ -242,6 +242,7 @@ int main(void)
 		same("c.data", "script", "", " (inlined)");
 		same("c.data", "script", "-F +srcline", "stl_algo.h:");
 		same("c.data", "report", "--stdio --no-children -g caller --sort sym", "work::run");
+		lang_cxx_children(dir, "c.data", "--stdio --children --sort sym -g none");
 	}
 	if (t_failures)
 		printf("files kept in %s\n", dir);
