@@ -528,13 +528,55 @@ static int add_sample(struct pev_profile *p, const struct pev_record *rec)
 	return pev__pf_log(p, q, period, (uint32_t)s->weight);
 }
 
+/* perf's deliver_sample_value: a sample that reads its events
+ * (PERF_SAMPLE_READ, {a,b}:S) counts, for each value read, the growth of
+ * that event's counter since its last read, as a sample of that event;
+ * nothing for an id no event has or a value that did not grow. */
+static int add_read_sample(struct pev_profile *p, const struct pev_record *rec)
+{
+	const struct pev_readfmt *rf = &rec->u.sample.read;
+	int err = 0;
+
+	for (uint64_t i = 0; i < rf->nr && !err; i++) {
+		struct pev_readfmt_entry v;
+		struct pf_readval *rv = NULL;
+		int ev;
+
+		if (pev_readfmt_entry(rf, i, &v) || (ev = pev_decoder_find_id(p->dec, v.id)) < 0)
+			continue;
+		for (size_t j = 0; j < p->nreadvals && !rv; j++)
+			if (p->readvals[j].id == v.id)
+				rv = &p->readvals[j];
+		if (!rv) {
+			if (pev__pf_grow((void **)&p->readvals, &p->readval_cap, p->nreadvals + 1,
+					 sizeof(*p->readvals)))
+				return -ENOMEM;
+			rv = &p->readvals[p->nreadvals++];
+			rv->id = v.id;
+			rv->value = 0;
+		}
+		uint64_t period = v.value - rv->value;
+
+		rv->value = v.value;
+		if (!period)
+			continue;
+		struct pev_record r = *rec;
+
+		r.attr_index = ev;
+		r.u.sample.period = period;
+		err = add_sample(p, &r);
+	}
+	return err;
+}
+
 PEV_EXPORT int pev_profile_add(struct pev_profile *p, const struct pev_record *rec)
 {
 	if (!p || !rec || p->finished)
 		return -EINVAL;
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE: {
-		int err = add_sample(p, rec);
+		int err = (rec->u.sample.fields & PERF_SAMPLE_READ) && rec->u.sample.read.nr ?
+			  add_read_sample(p, rec) : add_sample(p, rec);
 
 		p->comm_shown = NULL;
 		return err;
@@ -714,6 +756,7 @@ PEV_EXPORT void pev_profile_free(struct pev_profile *p)
 		free(p->order[i]);
 	free(p->order);
 	free(p->stats);
+	free(p->readvals);
 	free(p->scratch);
 	pev__pf_htab_release(&p->fhash);
 	pev__pf_htab_release(&p->shash);

@@ -162,6 +162,9 @@ struct pev_profile {
 	struct pev_machine *m;
 	struct pev_chain *chain;
 	const struct pev_decoder *dec;
+	/* PERF_SAMPLE_READ: each id's last value read (perf's sid->period) */
+	struct pf_readval { uint64_t id, value; } *readvals;
+	uint32_t nreadvals, readval_cap;
 	struct pev_profile_opts opts;
 	unsigned nkeys;
 	/* cgroup names (CGROUP records) and thread cgroup namespaces */

@@ -8,8 +8,11 @@
  * for byte with the random tip left out, on files perf records here:
  * a two-event group with -g (children, self, sort keys, filters, -t,
  * colour, the entries only a member has), a named three-event group, two
- * events outside a group; and a group perfev records, whose GROUP_DESC
- * perf must read back. */
+ * events outside a group; a group that samples its leader and reads the
+ * members ({a,b}:S: perf counts each value read by its growth since the
+ * last read, as a sample of that event; perfev counted the leader's
+ * samples by their period and nothing for the members); and a group
+ * perfev records, whose GROUP_DESC perf must read back. */
 #include "report_cmp.h"
 
 static const char *const gmodes[] = {
@@ -21,12 +24,13 @@ static const char *const gmodes[] = {
 static const char *const nmodes[] = { "--group", "--group -n --no-children", NULL };
 static const char *const tmodes[] = { "-n --no-children", NULL };
 static const char *const pmodes[] = { "", NULL };
+static const char *const smodes[] = { "", "-n --no-group", NULL };
 
 #define WORK "sh -c 'for i in 1 2 3 4 5 6; do ls / > /dev/null; done'"
 
 int main(void)
 {
-	char g[256], n[256], t[256], pv[256];
+	char g[256], n[256], t[256], pv[256], sr[256];
 
 	(void)report_cmp_write;
 	report_cmp_start("/tmp/perfev-rgroup-XXXXXX", false);
@@ -34,6 +38,7 @@ int main(void)
 	snprintf(n, sizeof(n), "%s/n.data", dir);
 	snprintf(t, sizeof(t), "%s/t.data", dir);
 	snprintf(pv, sizeof(pv), "%s/pv.data", dir);
+	snprintf(sr, sizeof(sr), "%s/sr.data", dir);
 	/* the four recordings at once: perf record mostly waits */
 	CHECK_EQ_INT(t_sh("%s record -q -g -e '{task-clock/period=200000/,page-faults/period=1/}' "
 			  "-o %s -- " WORK " > /dev/null 2>&1 & "
@@ -42,11 +47,13 @@ int main(void)
 			  "%s record -q -e 'foo{task-clock/period=300000/,page-faults/period=1/,"
 			  "minor-faults/period=2/}' -o %s -- " WORK " > /dev/null 2>&1 & "
 			  "%s record -q -e '{task-clock/period=200000/,page-faults/period=1/}' "
+			  "-o %s -- " WORK " > /dev/null 2>&1 & "
+			  "%s record -q -e '{task-clock/period=200000/,page-faults}:S' "
 			  "-o %s -- " WORK " > /dev/null 2>&1 & wait",
-			  PERF, g, PERF, n, PERF, t, perfev, pv), 0);
+			  PERF, g, PERF, n, PERF, t, perfev, pv, PERF, sr), 0);
 	/* perf's own recordings are the probe: without them the machine
 	 * cannot sample these software events */
-	if (access(g, R_OK) || access(n, R_OK) || access(t, R_OK))
+	if (access(g, R_OK) || access(n, R_OK) || access(t, R_OK) || access(sr, R_OK))
 		T_SKIP("perf record cannot sample the group {task-clock,page-faults} here");
 	CHECK_MSG(!access(pv, R_OK), "perfev record wrote no %s", pv);
 	for (const char *const *m = gmodes; *m; m++)
@@ -55,6 +62,8 @@ int main(void)
 		same_report("no group", n, *m);
 	for (const char *const *m = tmodes; *m; m++)
 		same_report("named group of 3", t, *m);
+	for (const char *const *m = smodes; *m; m++)
+		same_report("group read by its leader (:S)", sr, *m);
 	/* perf reads the group perfev wrote (GROUP_DESC), then the same report */
 	CHECK_EQ_INT(t_sh("%s report --header-only -i %s 2>/dev/null | grep -qx "
 			  "'# group: {task-clock/period=200000/,page-faults/period=1/}'", PERF, pv), 0);
