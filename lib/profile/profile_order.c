@@ -67,6 +67,27 @@ static uint64_t mem_field(uint64_t ds, enum pev_sort_key k)
 }
 
 
+/* perf's _sort__sym_cmp(left, right) of b and a: an inlined frame's
+ * symbol (perf makes one per inline frame) compares by its name first,
+ * equal to a symbol of that name whose range overlaps its function's. */
+int pev__pf_sym_cmp(const struct pev_symbol *sa, const char *ia,
+		    const struct pev_symbol *sb, const char *ib)
+{
+	if (sa == sb && ia == ib)	/* inline names are interned */
+		return 0;
+	if (ia || ib) {
+		int c = cmp_name(ib ? ib : sb->name, ia ? ia : sa->name);
+
+		if (c)
+			return c;
+		if (sb->start <= sa->end && sb->end >= sa->start)
+			return 0;
+	}
+	if (sa->start != sb->start)
+		return s64_sign(sa->start, sb->start);
+	return s64_sign(sa->end, sb->end);
+}
+
 /* The order of perf's collapsed tree: its cmp functions, ascending. */
 int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			 enum pev_sort_key k)
@@ -98,11 +119,7 @@ int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			return c;
 		if (!sa || !sb)
 			return !sa ? 1 : -1;
-		if (sa == sb)
-			return 0;
-		if (sa->start != sb->start)
-			return s64_sign(sa->start, sb->start);
-		return s64_sign(sa->end, sb->end);
+		return pev__pf_sym_cmp(sa, a->key.inl, sb, b->key.inl);
 	}
 	case PEV_SORT_CPU:
 		return a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;

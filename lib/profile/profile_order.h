@@ -19,6 +19,10 @@ struct pf_rbt {
  * of an empty tree) and rebalances; its position or -ENOMEM. */
 int pev__pf_rbt_add(struct pf_rbt *t, uint32_t parent, bool left);
 void pev__pf_rbt_release(struct pf_rbt *t);
+/* perf's _sort__sym_cmp of two symbols, each maybe an inline frame's
+ * (its interned name, else NULL), as pev__pf_key_collapse orders them. */
+int pev__pf_sym_cmp(const struct pev_symbol *sa, const char *ia,
+		    const struct pev_symbol *sb, const char *ib);
 /* perf's cmp(b, a) of key k (the order of its collapsed tree). */
 int pev__pf_key_collapse(const struct pf_entry *a, const struct pf_entry *b,
 			 enum pev_sort_key k);

@@ -184,9 +184,8 @@ static int rcmp(const struct rp *r, uint32_t a, uint32_t ra, uint32_t b, uint32_
 				break;
 			if (!sa || !sb)
 				c = !sa ? 1 : -1;
-			else if (sa != sb)
-				c = sa->start != sb->start ? sign64(sa->start, sb->start) :
-				    sign64(sa->end, sb->end);
+			else
+				c = pev__pf_sym_cmp(sa, x->key.inl, sb, y->key.inl);
 			break;
 		}
 		default:
