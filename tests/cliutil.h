@@ -162,6 +162,16 @@ static inline char *t_slurp(const char *path, size_t *len)
 	return b;
 }
 
+/* The file name in folder dir, as t_slurp (NULL when unreadable). */
+static inline char *t_slurp_in(const char *dir, const char *name)
+{
+	char p[4096];
+	size_t len;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return t_slurp(p, &len);
+}
+
 /* Run perfev with the given arguments (NULL-terminated). */
 #define T_RUN_PERFEV(r, ...) \
 	t_run_argv((char *const[]){ (char *)t_perfev(), __VA_ARGS__, NULL }, NULL, (r))

@@ -18,22 +18,13 @@
 
 static char dir[64], perfev[4096];
 
-static char *slurp_rel(const char *name)
-{
-	char p[256];
-	size_t len;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return t_slurp(p, &len);
-}
-
 /* perfev script and perf script in HOME=dir/home agree, and name the
  * program's frames. */
 static void reads_back(const char *what, const char *home)
 {
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/%s %s script -i a.data > perf.txt 2>/dev/null", dir, dir, home, PERF), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/%s %s script -i a.data > pev.txt 2>/dev/null", dir, dir, home, perfev), 0);
-	char *a = slurp_rel("pev.txt"), *b = slurp_rel("perf.txt");
+	char *a = t_slurp_in(dir, "pev.txt"), *b = t_slurp_in(dir, "perf.txt");
 
 	/* leaf_work: the hot function, in every sample (gcc 12 -O1 gives it
 	 * no frame of its own, so a frame-pointer chain skips middle_layer
@@ -79,7 +70,7 @@ int main(void)
 			  "> perf.list && mv a.data.tar.bz2 perf.tar.bz2", dir, dir, PERF), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/h1 %s archive a.data > msg.txt && tar tjf a.data.tar.bz2 | sort > pev.list",
 			  dir, dir, perfev), 0);
-	char *pl = slurp_rel("perf.list"), *ql = slurp_rel("pev.list"), *msg = slurp_rel("msg.txt");
+	char *pl = t_slurp_in(dir, "perf.list"), *ql = t_slurp_in(dir, "pev.list"), *msg = t_slurp_in(dir, "msg.txt");
 
 	CHECK_MSG(strstr(pl, "/app/") && strstr(pl, ".build-id/"), "perf archive packed:\n%s", pl);
 	CHECK_MSG(!strcmp(pl, ql), "the archives differ:\n-- perfev:\n%s-- perf:\n%s", ql, pl);
@@ -99,7 +90,7 @@ int main(void)
 	CHECK_EQ_INT(t_sh("cd %s && gcc -O1 -g -fno-omit-frame-pointer -Wl,--build-id -o app app.c && "
 			  "HOME=%s/empty %s archive a.data > /dev/null && tar tjf a.data.tar.bz2 > staged.list && "
 			  "tar xf a.data.tar.bz2 -C h3/.debug && rm app", dir, dir, perfev), 0);
-	char *sl = slurp_rel("staged.list");
+	char *sl = t_slurp_in(dir, "staged.list");
 
 	CHECK_MSG(strstr(sl, "/app/") && strstr(sl, "/elf") && (!kernel || strstr(sl, "kallsyms")),
 		  "staged archive:\n%s", sl);

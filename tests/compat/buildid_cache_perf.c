@@ -17,15 +17,6 @@
 
 static char dir[64], perfev[4096];
 
-static char *slurp_rel(const char *name)
-{
-	char p[256];
-	size_t len;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return t_slurp(p, &len);
-}
-
 /* Runs `args` with perf in HOME=h1 and perfev in HOME=h2, then compares
  * the two trees. */
 static void both(const char *what, const char *args)
@@ -33,14 +24,14 @@ static void both(const char *what, const char *args)
 	CHECK_MSG(t_sh("cd %s && HOME=%s/h1 %s buildid-cache %s > /dev/null 2>&1", dir, dir, PERF, args) == 0,
 		  "%s: perf failed", what);
 	int rc = t_sh("cd %s && HOME=%s/h2 %s buildid-cache %s > out.txt 2> err.txt", dir, dir, perfev, args);
-	char *err = slurp_rel("err.txt");
+	char *err = t_slurp_in(dir, "err.txt");
 
 	CHECK_MSG(rc == 0, "%s: perfev exit %d: %s", what, rc, err);
 	free(err);
 	/* the tree: type, path, link target, mode, size */
 	t_sh("cd %s/h1 && find . -printf '%%y %%p %%l %%m %%s\\n' | sort > ../t1.txt", dir);
 	t_sh("cd %s/h2 && find . -printf '%%y %%p %%l %%m %%s\\n' | sort > ../t2.txt", dir);
-	char *a = slurp_rel("t1.txt"), *b = slurp_rel("t2.txt");
+	char *a = t_slurp_in(dir, "t1.txt"), *b = t_slurp_in(dir, "t2.txt");
 
 	CHECK_MSG(!strcmp(a, b), "%s: the caches differ:\n-- perfev:\n%s-- perf:\n%s", what, b, a);
 	if (!strcmp(a, b))
@@ -54,7 +45,7 @@ static char *lists(const char *what)
 {
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/h1 %s buildid-cache -l > l1.txt 2>/dev/null", dir, dir, PERF), 0);
 	CHECK_EQ_INT(t_sh("cd %s && HOME=%s/h2 %s buildid-cache -l > l2.txt", dir, dir, perfev), 0);
-	char *a = slurp_rel("l1.txt"), *b = slurp_rel("l2.txt");
+	char *a = t_slurp_in(dir, "l1.txt"), *b = t_slurp_in(dir, "l2.txt");
 
 	CHECK_MSG(!strcmp(a, b), "%s: -l differs:\n-- perfev:\n%s-- perf:\n%s", what, b, a);
 	free(b);
@@ -65,7 +56,7 @@ static char *lists(const char *what)
 static void readelf_id(const char *file, char *hex, size_t size)
 {
 	t_sh("cd %s && readelf -n %s | sed -n 's/.*Build ID: *\\([0-9a-f]*\\).*/\\1/p' > id.txt", dir, file);
-	char *s = slurp_rel("id.txt");
+	char *s = t_slurp_in(dir, "id.txt");
 
 	snprintf(hex, size, "%.40s", s);
 	free(s);
@@ -76,7 +67,7 @@ static void readelf_id(const char *file, char *hex, size_t size)
 static void refused(const char *args, int want, const char *say)
 {
 	int rc = t_sh("cd %s && HOME=%s/h2 %s buildid-cache %s > /dev/null 2> err.txt", dir, dir, perfev, args);
-	char *err = slurp_rel("err.txt");
+	char *err = t_slurp_in(dir, "err.txt");
 
 	const char *nl = strchr(err, '\n');
 

@@ -17,15 +17,6 @@
 
 static char dir[64], perfev[4096];
 
-static char *slurp_rel(const char *name)
-{
-	char p[256];
-	size_t len;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return t_slurp(p, &len);
-}
-
 /* Under tests/valgrind/run.sh perfev runs in valgrind, which maps no
  * vDSO into it: perfev then has no running vDSO's build id to give (perf
  * reads its own), so the "ID [vdso]" line is left out of both. */
@@ -50,7 +41,7 @@ static char *same(const char *what, const char *cmd_a, const char *cmd_b)
 {
 	int ra = t_sh("cd %s && HOME=%s %s > a.txt 2>/dev/null", dir, dir, cmd_a);
 	int rb = t_sh("cd %s && HOME=%s %s > b.txt 2>/dev/null", dir, dir, cmd_b);
-	char *a = slurp_rel("a.txt"), *b = slurp_rel("b.txt");
+	char *a = t_slurp_in(dir, "a.txt"), *b = t_slurp_in(dir, "b.txt");
 
 	drop_vdso(a);
 	drop_vdso(b);
@@ -69,7 +60,7 @@ static void has_id(const char *what, const char *list, const char *file)
 	char line[4200];
 
 	t_sh("readelf -n %s | sed -n 's/.*Build ID: *\\([0-9a-f]*\\).*/\\1/p' > %s/id.txt", file, dir);
-	char *id = slurp_rel("id.txt");
+	char *id = t_slurp_in(dir, "id.txt");
 
 	id[strcspn(id, "\n")] = 0;
 	snprintf(line, sizeof(line), "%s %s\n", id, file);
@@ -129,7 +120,7 @@ int main(void)
 			  "'  snprintf(b, sizeof(b), \"%%d %%f\", i, i * 0.5); for (int k = 0; k < 300; k++) sink += k; }' "
 			  "'  return 0; }' > app.c && gcc -O1 -Wl,--build-id -o app app.c && "
 			  "ldd ./app | sed -n 's|.*libc.so.6 => \\([^ ]*\\).*|\\1|p' > libc.txt", dir), 0);
-	char *s = slurp_rel("libc.txt");
+	char *s = t_slurp_in(dir, "libc.txt");
 
 	s[strcspn(s, "\n")] = 0;
 	if (!realpath(s, libc))

@@ -34,15 +34,6 @@ static char *lines_with(const char *file, const char *needle, size_t *total)
 	return out;
 }
 
-static char *slurp_rel(const char *name)
-{
-	char p[256];
-	size_t len;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return t_slurp(p, &len);
-}
-
 static void compare(const char *what, const char *fa, const char *fb, size_t min)
 {
 	char pa[128], pb[128];
@@ -86,7 +77,7 @@ static void test_helper(void)
 			  "HOME=%s %s script -i pev.inj > ../c-pev-perf.txt 2>/dev/null && "
 			  "HOME=%s %s script -i pev.inj > ../c-pev-pev.txt 2>/dev/null",
 			  dir, dir, perfev, dir, PERF, dir, perfev), 0);
-	char *t = slurp_rel("c-perf.txt");
+	char *t = t_slurp_in(dir, "c-perf.txt");
 
 	CHECK_MSG(strstr(t, "jit_alpha+") && strstr(t, "jit_beta+"), "perf names no JIT function:\n%.300s", t);
 	free(t);
